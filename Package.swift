@@ -1,0 +1,112 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Strict settings for every Courier target: Swift 6 language mode (the tools version),
+// existential `any` spelled out, and imports that must be visible where members are used.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Courier",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "Courier", targets: ["Courier"]),
+        .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
+        .library(name: "CourierCache", targets: ["CourierCache"]),
+        .library(name: "CourierCombine", targets: ["CourierCombine"]),
+        .library(name: "CourierTesting", targets: ["CourierTesting"]),
+        .executable(name: "courier-demo", targets: ["courier-demo"]),
+        .executable(name: "courier-bench", targets: ["courier-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(
+            name: "Courier",
+            dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "CourierAsyncHTTPClient",
+            dependencies: [
+                "Courier",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "CourierCache",
+            dependencies: ["Courier", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "CourierCombine",
+            dependencies: [
+                "Courier",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "CourierTesting",
+            dependencies: [
+                "Courier",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        // The worked examples from the source designs: FriendsService, BindUser, ThreadRequest.
+        .target(name: "CourierExamples", dependencies: ["Courier"], swiftSettings: strict),
+        .executableTarget(
+            name: "courier-demo",
+            dependencies: [
+                "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierCombine", "CourierTesting", "CourierExamples",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "courier-bench",
+            dependencies: [
+                "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CourierTests",
+            dependencies: ["Courier", "CourierTesting", "CourierExamples"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CourierTransportTests",
+            dependencies: ["Courier", "CourierAsyncHTTPClient", "CourierTesting", "CourierExamples"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CourierCacheTests",
+            dependencies: ["Courier", "CourierCache", "CourierCombine", "CourierTesting"],
+            swiftSettings: strict
+        ),
+    ]
+)

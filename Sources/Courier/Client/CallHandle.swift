@@ -1,0 +1,91 @@
+import Dispatch
+import Foundation
+
+/// A call started with a completion handler; cancel it to stop the request.
+///
+/// The completion handler runs exactly once: with the result, or with a ``CourierError/Kind/cancelled``
+/// error delivered at once when ``cancel()`` wins the race. A success never arrives after a cancel.
+public final class CallHandle: Sendable {
+    private struct State {
+        var task: Task<Void, Never>?
+        var finished = false
+        var onCancel: (@Sendable () -> Void)?
+    }
+
+    private let state = Locked(State())
+
+    init() {}
+
+    /// Cancels the call; the completion handler receives `cancelled` unless it already ran.
+    public func cancel() {
+        let (task, onCancel) = state.withLock { state -> (Task<Void, Never>?, (@Sendable () -> Void)?) in
+            guard !state.finished else { return (nil, nil) }
+            state.finished = true
+            return (state.task, state.onCancel)
+        }
+        task?.cancel()
+        onCancel?()
+    }
+
+    /// Whether the call has delivered its result or was cancelled.
+    public var isFinished: Bool { state.withLock { $0.finished } }
+
+    /// Claims the right to deliver; true exactly once.
+    func claimDelivery() -> Bool {
+        state.withLock { state in
+            guard !state.finished else { return false }
+            state.finished = true
+            return true
+        }
+    }
+
+    func attach(_ task: Task<Void, Never>, onCancel: @escaping @Sendable () -> Void) {
+        let cancelledAlready = state.withLock { state -> Bool in
+            state.task = task
+            state.onCancel = onCancel
+            return state.finished
+        }
+        if cancelledAlready { task.cancel() }
+    }
+}
+
+extension Client {
+    /// The queue completion handlers run on by default: main on Apple platforms, a global queue elsewhere
+    /// (a Linux process often runs no main dispatch loop).
+    public static var defaultCompletionQueue: DispatchQueue {
+        #if canImport(Darwin)
+        .main
+        #else
+        .global()
+        #endif
+    }
+
+    /// Sends an endpoint and calls `completion` once on `queue` with the value or the error.
+    /// - Returns: A handle that cancels the call.
+    @discardableResult
+    public func send<E: Endpoint>(
+        _ endpoint: E,
+        cachePolicy: CachePolicy? = nil,
+        queue: DispatchQueue = Client.defaultCompletionQueue,
+        completion: @escaping @Sendable (Result<E.Response, CourierError>) -> Void
+    ) -> CallHandle {
+        let handle = CallHandle()
+        let task = Task {
+            let result: Result<E.Response, CourierError>
+            do throws(CourierError) {
+                result = .success(try await self.send(endpoint, cachePolicy: cachePolicy))
+            } catch {
+                result = .failure(error)
+            }
+            if handle.claimDelivery() { queue.async { completion(result) } }
+        }
+        let name = endpoint.name
+        handle.attach(task) {
+            var cancelled = CourierError(.cancelled, detail: "The call was cancelled")
+            cancelled.endpoint = name
+            let error = cancelled
+            queue.async { completion(.failure(error)) }
+        }
+        return handle
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import HTTPTypes
+
+extension Client {
+    /// Checks the status, runs the response validator, and decodes; every failure keeps its evidence.
+    func validateAndDecode<E: Endpoint>(_ endpoint: E, head: HTTPResponse, body: Data) throws(CourierError) -> E.Response {
+        guard head.status.kind == .successful else {
+            let message = ServerMessage.extract(from: body, paths: configuration.errorMessagePaths)
+            throw CourierError(
+                message == nil ? .unacceptableStatus : .server,
+                detail: "The server answered \(head.status.code) \(head.status.reasonPhrase)",
+                serverMessage: message, status: head.status, responseHeaders: head.headerFields, body: body
+            )
+        }
+        if let validator = configuration.responseValidator,
+            let rejection = validator(ValidationInput(endpoint: endpoint.name, response: head, body: body))
+        {
+            let message = (rejection as? any LocalizedError)?.errorDescription
+            throw CourierError(
+                .rejected, detail: "The response validator rejected the response: \(rejection)",
+                serverMessage: message, status: head.status, responseHeaders: head.headerFields, body: body,
+                underlying: rejection
+            )
+        }
+        do {
+            return try endpoint.decode(body, context: DecodingContext(decoder: configuration.decoder, response: head))
+        } catch let failure as EnvelopeFailure {
+            throw CourierError(
+                .envelope, detail: "The response envelope reported an error (code \(failure.code ?? "none"))",
+                serverMessage: failure.message, status: head.status, responseHeaders: head.headerFields, body: body,
+                underlying: failure
+            )
+        } catch let error as CourierError {
+            throw error
+        } catch {
+            throw CourierError(
+                .decodingFailed, detail: "\(endpoint.name): \(describeDecodingFailure(error))",
+                status: head.status, responseHeaders: head.headerFields, body: body, underlying: error
+            )
+        }
+    }
+}
+
+/// A sentence naming what went wrong and where, e.g. `missing key 'name' at [2]`.
+func describeDecodingFailure(_ error: any Error) -> String {
+    guard let error = error as? DecodingError else { return String(describing: error) }
+    func path(_ codingPath: [any CodingKey]) -> String {
+        let text = codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+        let trimmed = text.hasPrefix(".") ? String(text.dropFirst()) : text
+        return trimmed.isEmpty ? "the top level" : trimmed
+    }
+    switch error {
+    case .keyNotFound(let key, let context):
+        return "missing key '\(key.stringValue)' at \(path(context.codingPath + [key]))"
+    case .valueNotFound(let type, let context):
+        return "null or missing \(type) at \(path(context.codingPath))"
+    case .typeMismatch(let type, let context):
+        return "expected \(type) at \(path(context.codingPath)): \(context.debugDescription)"
+    case .dataCorrupted(let context):
+        return "invalid data at \(path(context.codingPath)): \(context.debugDescription)"
+    @unknown default:
+        return String(describing: error)
+    }
+}
+
+/// Finds the server's message in a JSON error body.
+enum ServerMessage {
+    /// The first non-empty string found at one of the dotted `paths`, or nil when the body is not JSON.
+    static func extract(from body: Data, paths: [String]) -> String? {
+        guard !body.isEmpty, let first = body.first(where: { !$0.isWhitespaceByte }), first == UInt8(ascii: "{"),
+            let json = try? JSON(data: body)
+        else { return nil }
+        for path in paths {
+            if let text = json[path: path]?.string?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty {
+                return text
+            }
+        }
+        return nil
+    }
+}
+
+extension UInt8 {
+    fileprivate var isWhitespaceByte: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
+}

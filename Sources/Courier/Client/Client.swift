@@ -1,0 +1,148 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Sends endpoints to one backend: builds the request, runs the middleware chain and the transport,
+/// validates the response and decodes it.
+///
+/// A client is a small `Sendable` value: make one per backend (API, auth, analytics) and hand it to
+/// the services that use it.
+///
+/// ```swift
+/// let client = Client(baseURL: URL(string: "https://api.example.com")!)
+/// let friends = try await client.send(Friends(userID: 42))
+/// ```
+///
+/// Middlewares run in array order: the first one sees the request first and the response last.
+public struct Client: Sendable {
+    /// The URL every endpoint path is relative to.
+    public var baseURL: URL
+    /// What sends requests over the network.
+    public var transport: any ClientTransport
+    /// The middleware chain, outermost first.
+    public var middlewares: [any ClientMiddleware]
+    /// Headers, query items, coders, limits, timeout and policies.
+    public var configuration: Configuration
+
+    /// Creates a client for a base URL.
+    /// - Parameters:
+    ///   - baseURL: The URL endpoint paths are relative to (may include a path prefix such as `/v1`).
+    ///   - transport: The transport; defaults to URLSession.
+    ///   - middlewares: The middleware chain, outermost first.
+    ///   - configuration: Everything else; change it in the trailing closure.
+    public init(
+        baseURL: URL,
+        transport: any ClientTransport = URLSessionTransport(),
+        middlewares: [any ClientMiddleware] = [],
+        configure: (inout Configuration) -> Void = { _ in }
+    ) {
+        self.baseURL = baseURL
+        self.transport = transport
+        self.middlewares = middlewares
+        var configuration = Configuration()
+        configure(&configuration)
+        self.configuration = configuration
+    }
+
+    /// Creates a client for a server environment (debug, staging, release…).
+    public init(
+        environment: ServerEnvironment,
+        transport: any ClientTransport = URLSessionTransport(),
+        middlewares: [any ClientMiddleware] = [],
+        configure: (inout Configuration) -> Void = { _ in }
+    ) {
+        self.init(baseURL: environment.baseURL, transport: transport, middlewares: middlewares, configure: configure)
+    }
+
+    /// Sends an endpoint and returns its decoded value.
+    /// - Throws: ``CourierError`` for every failure, including cancellation.
+    public func send<E: Endpoint>(_ endpoint: E, cachePolicy: CachePolicy? = nil) async throws(CourierError) -> E.Response {
+        try await response(for: endpoint, cachePolicy: cachePolicy).value
+    }
+
+    /// Sends an endpoint and returns the decoded value with the response's status, headers, source and timing.
+    /// - Throws: ``CourierError`` for every failure, including cancellation.
+    public func response<E: Endpoint>(
+        for endpoint: E,
+        cachePolicy: CachePolicy? = nil
+    ) async throws(CourierError) -> Response<E.Response> {
+        let policy = cachePolicy ?? endpoint.cachePolicy ?? configuration.cachePolicy
+        return try await exchange(endpoint, policy: policy).response
+    }
+
+    /// One full exchange: build, chain, validate, decode. Returns the raw body too (streams compare it).
+    func exchange<E: Endpoint>(_ endpoint: E, policy: CachePolicy) async throws(CourierError) -> (response: Response<E.Response>, body: Data) {
+        let started = ContinuousClock.now
+        let built = try buildRequest(for: endpoint)
+        let context = RequestContext(
+            endpoint: endpoint.name,
+            cachePolicy: policy,
+            isIdempotent: endpoint.isIdempotent,
+            timeout: endpoint.timeout ?? configuration.timeout,
+            requiresAuthentication: endpoint.requiresAuthentication
+        )
+        let summary = RequestSummary(
+            method: built.head.method,
+            url: configuration.redaction.redact(url: absoluteURL(for: built.head.path))
+        )
+        do {
+            let (head, body) = try await RequestContext.$current.withValue(context) {
+                let (head, body) = try await runChain(built.head, body: built.body.map { HTTPBody($0) }, operationID: context.endpoint)
+                return (head, try await collectBody(body, limit: configuration.maximumBodySize))
+            }
+            // A call cancelled while the last bytes arrived must not report a success later.
+            if Task.isCancelled { throw CourierError(.cancelled, detail: "The call was cancelled") }
+            let value = try validateAndDecode(endpoint, head: head, body: body)
+            let response = Response(
+                value: value,
+                head: head,
+                request: summary,
+                source: context.report.source,
+                duration: ContinuousClock.now - started,
+                attempts: context.report.attempts,
+                bodySize: body.count
+            )
+            return (response, body)
+        } catch {
+            var failure = CourierError.from(transportError: error)
+            failure.endpoint = failure.endpoint ?? endpoint.name
+            failure.request = failure.request ?? summary
+            throw failure
+        }
+    }
+
+    /// Calls middleware `index` (or the terminal when past the last one) with a `next` that calls `index + 1`.
+    private func runChain(_ request: HTTPRequest, body: HTTPBody?, operationID: String, index: Int = 0) async throws -> (HTTPResponse, HTTPBody?) {
+        guard index < middlewares.count else {
+            return try await terminal(request, body: body, operationID: operationID)
+        }
+        return try await middlewares[index].intercept(request, body: body, baseURL: baseURL, operationID: operationID) {
+            request, body, _ in
+            try await runChain(request, body: body, operationID: operationID, index: index + 1)
+        }
+    }
+
+    /// The end of the chain: one attempt through the transport, its body read within the limit and the timeout.
+    ///
+    /// The body is buffered here so that every middleware sees a replayable body and the timeout
+    /// covers the whole response, not only its head.
+    private func terminal(_ request: HTTPRequest, body: HTTPBody?, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        let context = RequestContext.current
+        context?.report.recordAttempt()
+        let timeout = context?.timeout ?? configuration.timeout
+        let limit = configuration.maximumBodySize
+        let transport = self.transport
+        let baseURL = self.baseURL
+        do {
+            return try await withTimeout(timeout) {
+                let (head, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
+                let data = try await collectBody(responseBody, limit: limit)
+                return (head, HTTPBody(data))
+            }
+        } catch {
+            var failure = CourierError.from(transportError: error)
+            failure.request = RequestSummary(method: request.method, url: configuration.redaction.redact(url: absoluteURL(for: request.path)))
+            throw failure
+        }
+    }
+}

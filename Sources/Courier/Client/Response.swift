@@ -1,0 +1,32 @@
+import HTTPTypes
+
+/// A decoded value with the evidence of how it was obtained.
+public struct Response<Value: Sendable>: Sendable {
+    /// The decoded value.
+    public var value: Value
+    /// The status and header fields.
+    public var head: HTTPResponse
+    /// The request as sent (method and redacted URL).
+    public var request: RequestSummary
+    /// Where the value came from: network, cache, revalidated or stale.
+    public var source: ResponseSource
+    /// Wall time from building the request to the decoded value.
+    public var duration: Duration
+    /// How many times the transport was called (more than one after retries or a token refresh).
+    public var attempts: Int
+    /// The size of the response body in bytes.
+    public var bodySize: Int
+
+    /// The HTTP status.
+    public var status: HTTPResponse.Status { head.status }
+    /// The response header fields.
+    public var headers: HTTPFields { head.headerFields }
+
+    /// The same response with its value transformed.
+    public func map<T: Sendable>(_ transform: (Value) throws -> T) rethrows -> Response<T> {
+        Response<T>(
+            value: try transform(value), head: head, request: request, source: source,
+            duration: duration, attempts: attempts, bodySize: bodySize
+        )
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import HTTPTypes
+
+/// A request ready for the middleware chain: the HTTP head, the body bytes and the absolute URL.
+struct BuiltRequest: Sendable {
+    var head: HTTPRequest
+    var body: Data?
+}
+
+extension Client {
+    /// Encodes an endpoint into an HTTP request (pure; throws ``CourierError/Kind/invalidRequest`` on bad input).
+    ///
+    /// Order of precedence: the client's default headers, then the endpoint's (same name replaces);
+    /// the client's common query items, then the endpoint's query and method-placed parameters.
+    func buildRequest(for endpoint: some Endpoint) throws(CourierError) -> BuiltRequest {
+        let path = endpoint.path
+        if let problem = path.problem { throw invalid(endpoint, problem) }
+        guard path.encoded.isEmpty || path.encoded.hasPrefix("/") else {
+            throw invalid(endpoint, "the path '\(path.encoded)' must start with '/'")
+        }
+
+        let method = endpoint.method
+        var queryItems = configuration.commonQuery
+        var body: Data?
+        var contentType: String?
+        do {
+            queryItems += try endpoint.query.queryItems(using: configuration.parameterEncoder)
+            if let explicit = endpoint.body {
+                (body, contentType) = try encode(explicit)
+            }
+            if !endpoint.parameters.isEmpty {
+                if method.placesParametersInQuery {
+                    queryItems += try endpoint.parameters.queryItems(using: configuration.parameterEncoder)
+                } else if body == nil {
+                    (body, contentType) = try encode(.json(parameters: endpoint.parameters))
+                } else {
+                    throw ParameterEncodingError(description: "an endpoint with a body cannot also place `parameters` in it; use `query`")
+                }
+            }
+        } catch let error as CourierError {
+            throw error
+        } catch {
+            throw invalid(endpoint, "could not encode the parameters or body: \(error)", underlying: error)
+        }
+
+        var target = path.encoded.isEmpty ? "/" : path.encoded
+        if !queryItems.isEmpty { target += "?" + encodeQuery(queryItems) }
+
+        var fields = configuration.defaultHeaders
+        for name in Set(endpoint.headers.map(\.name)) { fields[values: name] = [] }
+        fields.append(contentsOf: endpoint.headers)
+        if let contentType, fields[.contentType] == nil { fields[.contentType] = contentType }
+
+        let head = HTTPRequest(method: method, scheme: nil, authority: nil, path: target, headerFields: fields)
+        return BuiltRequest(head: head, body: body)
+    }
+
+    private func encode(_ body: RequestBody) throws -> (Data, String) {
+        switch body.content {
+        case .json(let value):
+            return (try configuration.encoder.encode(value), configuration.encoder.contentType)
+        case .parameters(let parameters):
+            return (try parameters.jsonBody(using: configuration.encoder), configuration.encoder.contentType)
+        case .form(let parameters):
+            let items = try parameters.queryItems(using: configuration.parameterEncoder)
+            return (Data(encodeQuery(items).utf8), "application/x-www-form-urlencoded")
+        case .data(let data, let contentType):
+            return (data, contentType)
+        }
+    }
+
+    private func invalid(_ endpoint: some Endpoint, _ detail: String, underlying: (any Error)? = nil) -> CourierError {
+        var error = CourierError(.invalidRequest, detail: detail, underlying: underlying)
+        error.endpoint = endpoint.name
+        return error
+    }
+
+    /// The absolute URL of a request path, as a string.
+    func absoluteURL(for path: String?) -> String {
+        var base = baseURL.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        return base + (path ?? "")
+    }
+}

@@ -1,0 +1,35 @@
+/// How a call may use the response cache (the `CourierCache` product implements it).
+///
+/// Without a cache middleware in the client, every policy behaves like ``withoutCache``.
+public struct CachePolicy: Sendable, Hashable, CustomStringConvertible {
+    package enum Mode: String, Sendable, Hashable {
+        case withoutCache, followHTTP, alwaysUseCache, useCacheAndRequest, useCacheAndRequestWithoutRecache
+        case cacheOnly, networkOnly, networkFirst
+    }
+
+    package let mode: Mode
+    package init(_ mode: Mode) { self.mode = mode }
+
+    /// No read, no write: the network only, nothing stored (the default).
+    public static let withoutCache = CachePolicy(.withoutCache)
+    /// Standard HTTP caching: follow the server's `Cache-Control`, `Expires`, validators and `Vary`.
+    public static let followHTTP = CachePolicy(.followHTTP)
+    /// Use a cached value whatever its age; load and store it only when there is none.
+    public static let alwaysUseCache = CachePolicy(.alwaysUseCache)
+    /// Emit the cached value at once, then the network value, which replaces the cached one.
+    public static let useCacheAndRequest = CachePolicy(.useCacheAndRequest)
+    /// Emit the cached value at once, then the network value, keeping the old cached one.
+    public static let useCacheAndRequestWithoutRecache = CachePolicy(.useCacheAndRequestWithoutRecache)
+    /// Answer from the cache only; never touch the network (a miss fails).
+    public static let cacheOnly = CachePolicy(.cacheOnly)
+    /// Always go to the network, and store the response for later offline use.
+    public static let networkOnly = CachePolicy(.networkOnly)
+    /// Go to the network; when it fails, answer from the cache, marked stale.
+    public static let networkFirst = CachePolicy(.networkFirst)
+
+    /// The policy's name, as written in code.
+    public var description: String { mode.rawValue }
+
+    /// Whether the policy can deliver two values (cached, then network) to a stream.
+    public var deliversTwice: Bool { mode == .useCacheAndRequest || mode == .useCacheAndRequestWithoutRecache }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import HTTPTypes
+
+/// A request that names its response type: method, path, parameters, body, headers, timeout, cache policy.
+///
+/// Everything but ``path`` has a default. Write endpoints as small structs, or as an enum of actions
+/// that switches over `self` to give the method, path and parameters.
+///
+/// ```swift
+/// struct Friends: Endpoint {
+///     typealias Response = [User]
+///     let userID: Int
+///     var path: EndpointPath { "/users/\(userID)/friends" }
+/// }
+/// ```
+public protocol Endpoint<Response>: Sendable {
+    /// The value a successful call returns.
+    associatedtype Response: Sendable
+
+    /// A short, bounded name for logs, metrics and errors (the operation id); defaults to the type name.
+    var name: String { get }
+    /// The HTTP method; defaults to GET.
+    var method: HTTPRequest.Method { get }
+    /// The path relative to the client's base URL, with interpolated values escaped.
+    var path: EndpointPath { get }
+    /// Parameters placed by method: the query for GET, HEAD and DELETE, a JSON body for the others.
+    var parameters: Parameters { get }
+    /// Query items added to the URL whatever the method.
+    var query: Parameters { get }
+    /// An explicit body; wins over ``parameters`` for methods that carry a body.
+    var body: RequestBody? { get }
+    /// Extra header fields for this endpoint.
+    var headers: HTTPFields { get }
+    /// A timeout for this endpoint, overriding the client's default.
+    var timeout: Duration? { get }
+    /// A cache policy for this endpoint, overriding the client's default.
+    var cachePolicy: CachePolicy? { get }
+    /// Whether sending the request twice has the same effect as once (retries rely on it);
+    /// defaults to true for GET, HEAD, PUT, DELETE, OPTIONS and TRACE.
+    var isIdempotent: Bool { get }
+    /// Whether the client's credentials are added to this request; defaults to true.
+    var requiresAuthentication: Bool { get }
+
+    /// Turns a successful response body into ``Response``.
+    func decode(_ body: Data, context: DecodingContext) throws -> Response
+}
+
+extension Endpoint {
+    /// The type name, e.g. `Friends`; for enum endpoints, the type and the case, e.g. `ThreadRequest.delete`.
+    public var name: String {
+        let typeName = String(describing: Self.self)
+        guard Mirror(reflecting: self).displayStyle == .enum else { return typeName }
+        let caseName = String(describing: self).prefix { $0 != "(" }
+        return "\(typeName).\(caseName)"
+    }
+    /// GET.
+    public var method: HTTPRequest.Method { .get }
+    /// No parameters.
+    public var parameters: Parameters { .none }
+    /// No query items.
+    public var query: Parameters { .none }
+    /// No explicit body.
+    public var body: RequestBody? { nil }
+    /// No extra header fields.
+    public var headers: HTTPFields { [:] }
+    /// The client's default timeout.
+    public var timeout: Duration? { nil }
+    /// The client's default cache policy.
+    public var cachePolicy: CachePolicy? { nil }
+    /// True for GET, HEAD, PUT, DELETE, OPTIONS and TRACE.
+    public var isIdempotent: Bool { method.isIdempotent }
+    /// True.
+    public var requiresAuthentication: Bool { true }
+}
+
+extension Endpoint where Response: Decodable {
+    /// Decodes the body with the client's decoder.
+    public func decode(_ body: Data, context: DecodingContext) throws -> Response {
+        try context.decode(Response.self, from: body)
+    }
+}
+
+extension Endpoint where Response == Empty {
+    /// Ignores the body: the call succeeds on any 2xx, including 204 No Content.
+    public func decode(_ body: Data, context: DecodingContext) throws -> Empty { Empty() }
+}
+
+extension Endpoint where Response == Data {
+    /// Returns the raw body bytes.
+    public func decode(_ body: Data, context: DecodingContext) throws -> Data { body }
+}
+
+extension HTTPRequest.Method {
+    /// Whether the method is idempotent by definition (RFC 9110 §9.2.2).
+    public var isIdempotent: Bool {
+        switch self {
+        case .get, .head, .put, .delete, .options, .trace: true
+        default: false
+        }
+    }
+
+    /// Whether ``Endpoint/parameters`` go into the query for this method rather than the body.
+    var placesParametersInQuery: Bool {
+        switch self {
+        case .get, .head, .delete: true
+        default: false
+        }
+    }
+}
+
+/// The response of an endpoint that expects no body (204 No Content, or a body it ignores).
+public struct Empty: Codable, Sendable, Hashable {
+    /// Creates the empty value.
+    public init() {}
+}

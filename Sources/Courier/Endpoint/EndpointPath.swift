@@ -1,0 +1,97 @@
+/// The path of an endpoint, written as a string literal whose interpolated values are escaped.
+///
+/// ```swift
+/// var path: EndpointPath { "/users/\(userID)/friends" }
+/// ```
+/// Literal text is taken as written; every interpolated value becomes exactly one path segment,
+/// percent-escaped, so a value can never inject `/`, `?`, `#` or `..` into the URL. A `?` or `#` in
+/// the literal text makes the request invalid: queries belong in ``Endpoint/query``.
+public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
+    /// The percent-encoded path, as it goes on the wire.
+    public private(set) var encoded: String
+    /// Why the path is unusable, when it is (checked when the request is built).
+    public private(set) var problem: String?
+
+    /// Creates a path from literal text, taken as already encoded.
+    public init(stringLiteral value: String) {
+        encoded = ""
+        problem = nil
+        appendLiteral(value)
+    }
+
+    /// Creates a path from a literal with interpolated, escaped segments.
+    public init(stringInterpolation: StringInterpolation) {
+        self = stringInterpolation.path
+    }
+
+    /// Creates a path from raw segments, each escaped: `EndpointPath(segments: ["users", id])` is `/users/<id>`.
+    public init(segments: [String]) {
+        encoded = ""
+        problem = nil
+        for segment in segments {
+            encoded += "/" + Self.escapeSegment(segment)
+        }
+    }
+
+    private mutating func appendLiteral(_ literal: String) {
+        if literal.contains("?") || literal.contains("#") {
+            problem = "the path '\(literal)' contains '?' or '#': put query items in `query`, not in the path"
+        }
+        encoded += literal
+    }
+
+    /// The encoded path.
+    public var description: String { encoded }
+
+    /// Builds an ``EndpointPath`` from literal parts and escaped values.
+    public struct StringInterpolation: StringInterpolationProtocol {
+        var path = EndpointPath(stringLiteral: "")
+
+        /// Reserves nothing; paths are short.
+        public init(literalCapacity: Int, interpolationCount: Int) {}
+
+        /// Appends literal text as written.
+        public mutating func appendLiteral(_ literal: String) { path.appendLiteral(literal) }
+
+        /// Appends a value as one escaped path segment.
+        public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
+            let text = value.description
+            if text.isEmpty || text == "." || text == ".." {
+                path.problem = "a path segment may not be empty, '.' or '..' (got '\(text)')"
+            }
+            path.encoded += EndpointPath.escapeSegment(text)
+        }
+    }
+
+    /// Percent-escapes everything but RFC 3986 unreserved characters and the safe sub-delimiters.
+    static func escapeSegment(_ segment: String) -> String {
+        percentEscape(segment, keeping: pathSegmentAllowed)
+    }
+}
+
+/// Bytes allowed unescaped in one path segment: unreserved plus `!$&'()*+,;=:@` (RFC 3986 pchar), without `/`.
+let pathSegmentAllowed: Set<UInt8> = unreservedBytes.union(Array("!$&'()*+,;=:@".utf8))
+/// Bytes allowed unescaped in a query name or value: unreserved plus a few safe delimiters (no `&`, `=`, `+`, `#`).
+let queryAllowed: Set<UInt8> = unreservedBytes.union(Array("!$'()*,;:@/?".utf8))
+/// RFC 3986 unreserved characters: ALPHA DIGIT `-` `.` `_` `~`.
+let unreservedBytes: Set<UInt8> = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8))
+
+/// Percent-escapes the UTF-8 bytes of `text` not in `allowed`.
+func percentEscape(_ text: String, keeping allowed: Set<UInt8>) -> String {
+    var utf8 = text.utf8
+    if utf8.allSatisfy({ allowed.contains($0) }) { return text }
+    let hex = Array("0123456789ABCDEF".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(utf8.count * 3)
+    utf8 = text.utf8
+    for byte in utf8 {
+        if allowed.contains(byte) {
+            out.append(byte)
+        } else {
+            out.append(UInt8(ascii: "%"))
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0x0F)])
+        }
+    }
+    return String(decoding: out, as: UTF8.self)
+}

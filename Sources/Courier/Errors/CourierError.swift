@@ -1,0 +1,135 @@
+import Foundation
+import HTTPTypes
+
+/// The one error every Courier call throws: what failed, in a family a UI can act on, with the evidence.
+///
+/// Switch on ``family`` to choose what to show ("No Internet connection", the server's own message,
+/// or "Something went wrong"); switch on ``kind`` for the precise stage that failed. New kinds can be
+/// added without breaking callers because ``Kind`` is a struct with static members, not an enum.
+public struct CourierError: Error, Sendable {
+    /// What a UI can do about an error: the three families of SPEC S2.
+    public enum Family: Sendable, Hashable {
+        /// The device is offline, the host is unreachable or its name did not resolve.
+        case noConnection
+        /// The server reported an error in its body; ``CourierError/serverMessage`` holds its text.
+        case server
+        /// Anything else: a server crash, a timeout, a bad payload, a cancelled call.
+        case other
+    }
+
+    /// The precise stage or reason of a failure.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        /// A stable, short identifier, safe to use as a metric label.
+        public let identifier: String
+        private init(_ identifier: String) { self.identifier = identifier }
+
+        /// Offline, DNS failure, connection refused or host unreachable.
+        public static let noConnection = Kind("noConnection")
+        /// The request (or one attempt of it) took longer than its timeout.
+        public static let timedOut = Kind("timedOut")
+        /// The call was cancelled by its caller.
+        public static let cancelled = Kind("cancelled")
+        /// The connection broke while the request was in flight: reset, closed early, truncated body.
+        public static let connectionLost = Kind("connectionLost")
+        /// A non-2xx status whose body carried a message from the server.
+        public static let server = Kind("server")
+        /// A non-2xx status without a usable message in the body.
+        public static let unacceptableStatus = Kind("unacceptableStatus")
+        /// The request could not be built: a bad path, query or body.
+        public static let invalidRequest = Kind("invalidRequest")
+        /// The body could not be decoded into the endpoint's response type.
+        public static let decodingFailed = Kind("decodingFailed")
+        /// A 2xx response whose envelope (`{code, msg}`, `{status, message}`) reported an error.
+        public static let envelope = Kind("envelope")
+        /// The client's response validator (extended error hook) turned a 2xx into a failure.
+        public static let rejected = Kind("rejected")
+        /// The response body was larger than the configured limit.
+        public static let bodyTooLarge = Kind("bodyTooLarge")
+        /// The response could not be understood as HTTP.
+        public static let invalidResponse = Kind("invalidResponse")
+        /// Credentials were refused and could not be refreshed: the user must sign in again.
+        public static let sessionExpired = Kind("sessionExpired")
+        /// Any other failure of the transport.
+        public static let transport = Kind("transport")
+
+        /// The identifier.
+        public var description: String { identifier }
+    }
+
+    /// The precise reason.
+    public var kind: Kind
+    /// A technical detail for logs and developers (never shown to users as is).
+    public var detail: String
+    /// The message the server put in its body, when it sent one.
+    public var serverMessage: String?
+    /// The endpoint's name (its operation id), when the error happened inside a call.
+    public var endpoint: String?
+    /// The request as sent: method and URL with secrets redacted.
+    public var request: RequestSummary?
+    /// The HTTP status, when a response arrived.
+    public var status: HTTPResponse.Status?
+    /// The response header fields, when a response arrived.
+    public var responseHeaders: HTTPFields?
+    /// The first bytes of the response body (at most ``snippetLimit``), as lossy UTF-8.
+    public var bodySnippet: String?
+    /// The error that caused this one, if any.
+    public var underlying: (any Error)?
+
+    /// How many bytes of a body an error keeps as evidence.
+    public static let snippetLimit = 1024
+
+    /// Creates an error of the given kind with a technical detail and optional evidence.
+    public init(
+        _ kind: Kind,
+        detail: String,
+        serverMessage: String? = nil,
+        status: HTTPResponse.Status? = nil,
+        responseHeaders: HTTPFields? = nil,
+        body: Data? = nil,
+        underlying: (any Error)? = nil
+    ) {
+        self.kind = kind
+        self.detail = detail
+        self.serverMessage = serverMessage
+        self.status = status
+        self.responseHeaders = responseHeaders
+        self.bodySnippet = body.map(Self.snippet(of:))
+        self.underlying = underlying
+    }
+
+    /// The family a UI switches on.
+    public var family: Family {
+        switch kind {
+        case .noConnection: .noConnection
+        case .server, .envelope, .rejected: serverMessage == nil ? .other : .server
+        default: .other
+        }
+    }
+
+    /// Whether the caller cancelled the call (UIs usually show nothing then).
+    public var isCancelled: Bool { kind == .cancelled }
+
+    /// A bounded, lossy UTF-8 rendering of the first bytes of a body.
+    static func snippet(of body: Data) -> String {
+        let prefix = body.prefix(snippetLimit)
+        let text = String(decoding: prefix, as: UTF8.self)
+        return body.count > snippetLimit ? text + "…" : text
+    }
+}
+
+/// The method and redacted URL of a request, kept as evidence in errors.
+public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
+    /// The HTTP method.
+    public var method: HTTPRequest.Method
+    /// The absolute URL with secret query items replaced by `REDACTED`.
+    public var url: String
+
+    /// Creates a summary.
+    public init(method: HTTPRequest.Method, url: String) {
+        self.method = method
+        self.url = url
+    }
+
+    /// `GET https://host/path?query`.
+    public var description: String { "\(method.rawValue) \(url)" }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Adds the signed-in user's credentials to every request that requires authentication.
+///
+/// Credentials travel in header fields, never in the URL. The middleware also reports the user's
+/// identity to the client, so the cache can keep each user's responses apart.
+public struct CredentialsMiddleware: ClientMiddleware {
+    /// Where the credentials come from.
+    public let provider: any CredentialProvider
+
+    /// Creates the middleware over a credential provider (usually a ``CredentialStore``).
+    public init(provider: any CredentialProvider) {
+        self.provider = provider
+    }
+
+    /// Adds the credential header fields (replacing fields of the same name) and passes the request on.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let context = RequestContext.current
+        guard context?.requiresAuthentication ?? true, let credentials = await provider.currentCredentials() else {
+            return try await next(request, body, baseURL)
+        }
+        context?.report.identity = credentials.identity
+        return try await next(request.adding(credentials), body, baseURL)
+    }
+}
+
+extension HTTPRequest {
+    /// The request with the credentials' header fields, replacing any of the same name.
+    public func adding(_ credentials: Credentials) -> HTTPRequest {
+        var request = self
+        for name in Set(credentials.headers.map(\.name)) { request.headerFields[values: name] = [] }
+        request.headerFields.append(contentsOf: credentials.headers)
+        return request
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends requests with Foundation's `URLSession`, on Apple platforms and on Linux.
+///
+/// Courier's own transport rather than swift-openapi-urlsession's: it gives each request the
+/// timeout of its endpoint, cancels the session task the moment the Swift task is cancelled, maps
+/// `URLError` to ``CourierError`` kinds, and never crashes on odd header names or bytes.
+/// Responses are buffered (URLSession on Linux cannot stream); the client bounds their size.
+public struct URLSessionTransport: ClientTransport {
+    /// The session requests run on.
+    public let session: URLSession
+
+    /// Creates a transport over a session.
+    ///
+    /// The default session is ephemeral, with URLSession's own cache and cookie handling off:
+    /// caching is the job of `CourierCache`, and cookies are header fields the app controls.
+    public init(session: URLSession = URLSessionTransport.makeDefaultSession()) {
+        self.session = session
+    }
+
+    /// An ephemeral session without URL cache or automatic cookies.
+    public static func makeDefaultSession() -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        return URLSession(configuration: configuration)
+    }
+
+    /// Sends one request and returns the response with its buffered body.
+    public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        var urlRequest = try makeURLRequest(request, baseURL: baseURL)
+        if let body {
+            urlRequest.httpBody = try await Data(collecting: body, upTo: .max)
+        }
+        if let timeout = RequestContext.current?.timeout {
+            urlRequest.timeoutInterval = max(0.001, Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        }
+        try Task.checkCancellation()
+        let (data, urlResponse) = try await perform(urlRequest)
+        return (try makeResponse(urlResponse), HTTPBody(data))
+    }
+
+    /// Runs a data task, cancelling it as soon as the calling task is cancelled.
+    private func perform(_ urlRequest: URLRequest) async throws -> (Data, URLResponse) {
+        let box = Locked<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: urlRequest) { data, response, error in
+                    if let error {
+                        continuation.resume(throwing: CourierError.from(transportError: error))
+                    } else if let response {
+                        continuation.resume(returning: (data ?? Data(), response))
+                    } else {
+                        continuation.resume(throwing: CourierError(.invalidResponse, detail: "URLSession returned no response"))
+                    }
+                }
+                let cancelled = box.withLock { state -> Bool in
+                    state.task = task
+                    return state.cancelled
+                }
+                // Resume even when cancelled: the task then finishes at once with `cancelled`,
+                // which resumes the continuation exactly once.
+                task.resume()
+                if cancelled { task.cancel() }
+            }
+        } onCancel: {
+            let task = box.withLock { state -> URLSessionDataTask? in
+                state.cancelled = true
+                return state.task
+            }
+            task?.cancel()
+        }
+    }
+
+    private func makeURLRequest(_ request: HTTPRequest, baseURL: URL) throws -> URLRequest {
+        var base = baseURL.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        guard let url = URL(string: base + (request.path ?? "")) else {
+            throw CourierError(.invalidRequest, detail: "Cannot form a URL from '\(base)' and '\(request.path ?? "")'")
+        }
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = request.method.rawValue
+        // URLRequest holds one value per name: join repeated fields as RFC 9110 allows (`; ` for Cookie).
+        var joined: [(HTTPField.Name, String)] = []
+        for field in request.headerFields {
+            if let index = joined.firstIndex(where: { $0.0 == field.name }) {
+                joined[index].1 += (field.name == .cookie ? "; " : ", ") + field.value
+            } else {
+                joined.append((field.name, field.value))
+            }
+        }
+        for (name, value) in joined { urlRequest.setValue(value, forHTTPHeaderField: name.rawName) }
+        return urlRequest
+    }
+
+    private func makeResponse(_ urlResponse: URLResponse) throws -> HTTPResponse {
+        guard let http = urlResponse as? HTTPURLResponse, (100...999).contains(http.statusCode) else {
+            throw CourierError(.invalidResponse, detail: "Not an HTTP response: \(urlResponse)")
+        }
+        var fields = HTTPFields()
+        for (key, value) in http.allHeaderFields {
+            // Names that are not valid tokens are dropped rather than trusted or crashed on.
+            guard let nameText = key as? String, let name = HTTPField.Name(nameText) else { continue }
+            fields.append(HTTPField(name: name, value: String(describing: value)))
+        }
+        return HTTPResponse(status: .init(code: http.statusCode), headerFields: fields)
+    }
+}
