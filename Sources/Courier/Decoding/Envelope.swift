@@ -30,6 +30,8 @@ public struct EnvelopeFailure: Error, Sendable, Hashable {
 public protocol EnvelopedEndpoint: Endpoint where Response == Envelope.Payload {
     /// The envelope type, e.g. `CodeMessageEnvelope<User>`.
     associatedtype Envelope: ResponseEnvelope
+    /// The payload type; inferred from ``Envelope``.
+    associatedtype Response = Envelope.Payload
 }
 
 extension EnvelopedEndpoint {

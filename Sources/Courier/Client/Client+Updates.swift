@@ -1,0 +1,45 @@
+import Foundation
+
+/// A middleware that answers from a response cache; the client asks for cached values only when one is present.
+public protocol CachingMiddleware: ClientMiddleware {}
+
+extension Client {
+    /// Sends an endpoint and streams its values: next for each value, then finished or an error (SPEC R4).
+    ///
+    /// With ``CachePolicy/useCacheAndRequest`` or ``CachePolicy/useCacheAndRequestWithoutRecache``
+    /// the stream yields the cached value first (when there is one), then the network value. Every
+    /// other policy yields one value. Cancelling the consuming task cancels the request.
+    /// - Parameters:
+    ///   - endpoint: What to send.
+    ///   - cachePolicy: Overrides the endpoint's and the client's policy.
+    ///   - skipUnchanged: Skip the network value when its body equals the cached one.
+    public func updates<E: Endpoint>(
+        for endpoint: E,
+        cachePolicy: CachePolicy? = nil,
+        skipUnchanged: Bool = false
+    ) -> AsyncThrowingStream<Response<E.Response>, any Error> {
+        let policy = cachePolicy ?? endpoint.cachePolicy ?? configuration.cachePolicy
+        let hasCache = middlewares.contains { $0 is any CachingMiddleware }
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do throws(CourierError) {
+                    guard policy.deliversTwice, hasCache else {
+                        continuation.yield(try await exchange(endpoint, policy: policy).response)
+                        continuation.finish()
+                        return
+                    }
+                    // A miss (or an unreadable entry) is not an error here: the network value follows.
+                    let cached = try? await exchange(endpoint, policy: .cacheOnly)
+                    if let cached { continuation.yield(cached.response) }
+                    let networkPolicy: CachePolicy = policy == .useCacheAndRequest ? .networkOnly : .withoutCache
+                    let fresh = try await exchange(endpoint, policy: networkPolicy)
+                    if !(skipUnchanged && fresh.body == cached?.body) { continuation.yield(fresh.response) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import HTTPTypes
+import Logging
+import OpenAPIRuntime
+
+/// Logs each request and response at debug level, with secrets redacted (SPEC A5, X6).
+///
+/// Silent unless you add it with a logger. Messages are static; the details go in metadata
+/// (`courier.endpoint`, `courier.method`, `courier.url`, `courier.status`, `courier.duration_ms`…),
+/// and header fields and query items named in the ``Redaction`` never show their values.
+public struct LoggingMiddleware: ClientMiddleware {
+    /// Where the lines go.
+    public var logger: Logger
+    /// Which header fields and query items are hidden.
+    public var redaction: Redaction
+    /// Whether bodies are logged (up to ``bodyLimit`` bytes); off by default, bodies may hold personal data.
+    public var logsBodies: Bool
+    /// How many bytes of a body are logged when ``logsBodies`` is on.
+    public var bodyLimit: Int
+
+    /// Creates the middleware.
+    public init(logger: Logger, redaction: Redaction = Redaction(), logsBodies: Bool = false, bodyLimit: Int = 2048) {
+        self.logger = logger
+        self.redaction = redaction
+        self.logsBodies = logsBodies
+        self.bodyLimit = bodyLimit
+    }
+
+    /// Logs the request, passes it on, and logs the response or the error.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard logger.logLevel <= .debug else { return try await next(request, body, baseURL) }
+        var metadata: Logger.Metadata = [
+            "courier.endpoint": "\(operationID)",
+            "courier.method": "\(request.method.rawValue)",
+            "courier.url": "\(redaction.redact(url: baseURL.absoluteString + (request.path ?? "")))",
+        ]
+        var requestMetadata = metadata
+        requestMetadata["courier.headers"] = "\(describe(request.headerFields))"
+        if logsBodies, let body, case .known(let length) = body.length, length <= bodyLimit,
+            let data = try? await Data(collecting: body, upTo: bodyLimit)
+        {
+            requestMetadata["courier.body"] = "\(String(decoding: data, as: UTF8.self))"
+        }
+        logger.debug("request", metadata: requestMetadata)
+        let started = ContinuousClock.now
+        do {
+            let (response, responseBody) = try await next(request, body, baseURL)
+            metadata["courier.status"] = "\(response.status.code)"
+            metadata["courier.duration_ms"] = "\(milliseconds(ContinuousClock.now - started))"
+            metadata["courier.headers"] = "\(describe(response.headerFields))"
+            if logsBodies, let responseBody, responseBody.iterationBehavior == .multiple,
+                let data = try? await Data(collecting: responseBody, upTo: .max)
+            {
+                metadata["courier.body"] = "\(CourierError.snippet(of: data.prefix(bodyLimit)))"
+            }
+            logger.debug("response", metadata: metadata)
+            return (response, responseBody)
+        } catch {
+            metadata["courier.duration_ms"] = "\(milliseconds(ContinuousClock.now - started))"
+            metadata["courier.error"] = "\(CourierError.from(transportError: error).kind)"
+            logger.debug("request failed", metadata: metadata)
+            throw error
+        }
+    }
+
+    private func describe(_ fields: HTTPFields) -> String {
+        redaction.redact(fields).map { "\($0.name): \($0.value)" }.joined(separator: "; ")
+    }
+}
+
+/// A duration in whole milliseconds with one decimal.
+func milliseconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return ((Double(seconds) * 1000 + Double(attoseconds) / 1e15) * 10).rounded() / 10
+}

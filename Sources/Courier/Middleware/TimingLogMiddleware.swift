@@ -1,0 +1,73 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Appends one line per request to a log file, to find slow endpoints (SPEC R6). Off unless added.
+///
+/// Each line is tab-separated: ISO 8601 time, method, endpoint name, status (or the error kind),
+/// duration in milliseconds, response bytes, source (`network`, `cache`, `revalidated`, `stale`).
+/// Put it first in the chain so that it times what the caller waits for, cache hits included.
+public struct TimingLogMiddleware: ClientMiddleware {
+    private let file: TimingLogFile
+
+    /// Creates the middleware writing to `fileURL` (created if missing, appended to otherwise).
+    /// - Throws: When the file cannot be created or opened.
+    public init(fileURL: URL) throws {
+        file = try TimingLogFile(url: fileURL)
+    }
+
+    /// Times the rest of the chain and writes the line.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let startedAt = Date()
+        let started = ContinuousClock.now
+        do {
+            let (response, responseBody) = try await next(request, body, baseURL)
+            var bytes: Int64 = -1
+            if let responseBody, case .known(let length) = responseBody.length { bytes = length }
+            let source = RequestContext.current?.report.source ?? .network
+            file.append(
+                startedAt, request.method.rawValue, operationID, "\(response.status.code)",
+                milliseconds(ContinuousClock.now - started), bytes, source.identifier
+            )
+            return (response, responseBody)
+        } catch {
+            file.append(
+                startedAt, request.method.rawValue, operationID, CourierError.from(transportError: error).kind.identifier,
+                milliseconds(ContinuousClock.now - started), 0, "error"
+            )
+            throw error
+        }
+    }
+}
+
+/// The open log file; lines are written whole, one writer at a time.
+final class TimingLogFile: Sendable {
+    private let handle: Locked<FileHandle>
+
+    init(url: URL) throws {
+        if !FileManager.default.fileExists(atPath: url.path) {
+            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+                throw CourierError(.invalidRequest, detail: "Cannot create the timing log at \(url.path)")
+            }
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seekToEnd()
+        self.handle = Locked(handle)
+    }
+
+    func append(_ time: Date, _ method: String, _ endpoint: String, _ status: String, _ milliseconds: Double, _ bytes: Int64, _ source: String) {
+        let line = [
+            time.formatted(.iso8601), method, endpoint, status, String(format: "%.1f", milliseconds), String(bytes), source,
+        ].joined(separator: "\t") + "\n"
+        // A full disk must not fail the request: the timing log is best effort.
+        handle.withLock { try? $0.write(contentsOf: Data(line.utf8)) }
+    }
+
+    deinit { handle.withLock { try? $0.close() } }
+}

@@ -1,0 +1,49 @@
+import AsyncHTTPClient
+import Courier
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+extension AsyncHTTPClientTransport {
+    /// Maps AsyncHTTPClient and SwiftNIO errors to ``CourierError`` kinds.
+    static func map(_ error: any Error) -> CourierError {
+        if let error = error as? CourierError { return error }
+        if error is CancellationError { return CourierError(.cancelled, detail: "The call was cancelled", underlying: error) }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .cancelled: return CourierError(.cancelled, detail: "The call was cancelled", underlying: error)
+            case .connectTimeout: return CourierError(.timedOut, detail: "Connect timeout", underlying: error)
+            case .deadlineExceeded, .readTimeout, .writeTimeout, .getConnectionFromPoolTimeout:
+                return CourierError(.timedOut, detail: "Timed out: \(error)", underlying: error)
+            case .remoteConnectionClosed, .bodyLengthMismatch:
+                return CourierError(.connectionLost, detail: "The connection closed before the response was complete", underlying: error)
+            case .invalidURL, .emptyHost, .emptyScheme:
+                return CourierError(.invalidRequest, detail: "Invalid URL: \(error)", underlying: error)
+            default:
+                return CourierError(.transport, detail: "AsyncHTTPClient: \(error)", underlying: error)
+            }
+        }
+        if error is NIOConnectionError {
+            return CourierError(.noConnection, detail: "Could not connect: \(error)", underlying: error)
+        }
+        if let error = error as? IOError {
+            let kind = CourierError.kind(forErrno: error.errnoCode) ?? .transport
+            return CourierError(kind, detail: "Socket error: \(error)", underlying: error)
+        }
+        if let error = error as? ChannelError {
+            switch error {
+            case .connectTimeout: return CourierError(.timedOut, detail: "Connect timeout", underlying: error)
+            case .ioOnClosedChannel, .eof, .alreadyClosed, .outputClosed:
+                return CourierError(.connectionLost, detail: "The connection closed: \(error)", underlying: error)
+            default: return CourierError(.transport, detail: "Channel error: \(error)", underlying: error)
+            }
+        }
+        if error is HTTPParserError {
+            return CourierError(.invalidResponse, detail: "The response is not valid HTTP: \(error)", underlying: error)
+        }
+        if error is SocketAddressError {
+            return CourierError(.noConnection, detail: "The host name did not resolve: \(error)", underlying: error)
+        }
+        return CourierError.from(transportError: error)
+    }
+}

@@ -1,0 +1,32 @@
+import Courier
+import HTTPTypes
+
+/// The account a phone number was bound to.
+public struct BoundAccount: Codable, Sendable, Hashable {
+    /// The account id.
+    public var accountId: String
+    /// The bound phone number.
+    public var phone: String
+}
+
+/// `POST /bind`: binds a phone number to the account; answers `{code, msg, data}` even for errors.
+///
+/// With ``EnvelopedEndpoint`` the call returns `BoundAccount` on `code == 0` and throws a
+/// ``CourierError`` of kind `envelope` with the server's `msg` otherwise, even inside a 200.
+public struct BindUser: EnvelopedEndpoint {
+    public typealias Envelope = CodeMessageEnvelope<BoundAccount>
+    /// The phone number to bind.
+    public var phone: String
+    /// The confirmation code received by SMS.
+    public var code: String
+
+    /// Creates the request.
+    public init(phone: String, code: String) {
+        self.phone = phone
+        self.code = code
+    }
+
+    public var method: HTTPRequest.Method { .post }
+    public var path: EndpointPath { "/bind" }
+    public var parameters: Parameters { ["phone": .string(phone), "code": .string(code)] }
+}

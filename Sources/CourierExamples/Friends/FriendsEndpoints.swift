@@ -1,0 +1,39 @@
+import Courier
+import HTTPTypes
+
+/// The friends resource of one user: `/users/{id}/friends`.
+public enum FriendsEndpoints {
+    /// `GET /users/{id}/friends?limit=…`: the user's friends.
+    public struct List: Endpoint {
+        public typealias Response = [User]
+        /// Whose friends.
+        public var userID: Int
+        /// At most this many.
+        public var limit: Int?
+        public var path: EndpointPath { "/users/\(userID)/friends" }
+        public var parameters: Parameters { ["limit": limit.map { .int($0) } ?? nil] }
+    }
+
+    /// `POST /users/{id}/friends` with `{"friendId": …}`: befriends another user.
+    public struct Add: Endpoint {
+        public typealias Response = Empty
+        /// Who adds.
+        public var userID: Int
+        /// Who is added.
+        public var friendID: Int
+        public var method: HTTPRequest.Method { .post }
+        public var path: EndpointPath { "/users/\(userID)/friends" }
+        public var parameters: Parameters { ["friendId": .int(friendID)] }
+    }
+
+    /// `DELETE /users/{id}/friends/{friendId}`: ends a friendship.
+    public struct Remove: Endpoint {
+        public typealias Response = Empty
+        /// Who removes.
+        public var userID: Int
+        /// Who is removed.
+        public var friendID: Int
+        public var method: HTTPRequest.Method { .delete }
+        public var path: EndpointPath { "/users/\(userID)/friends/\(friendID)" }
+    }
+}
