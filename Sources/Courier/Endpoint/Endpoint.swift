@@ -74,20 +74,15 @@ extension Endpoint {
 }
 
 extension Endpoint where Response: Decodable {
-    /// Decodes the body with the client's decoder.
+    /// Decodes the body with the client's decoder; `Data` gets the raw bytes and ``Empty`` ignores the body.
+    ///
+    /// One default with runtime checks rather than three constrained overloads, so that the compiler
+    /// can always infer `Response` (overloads make generic endpoints ambiguous).
     public func decode(_ body: Data, context: DecodingContext) throws -> Response {
-        try context.decode(Response.self, from: body)
+        if let raw = body as? Response { return raw }
+        if let empty = Empty() as? Response { return empty }
+        return try context.decode(Response.self, from: body)
     }
-}
-
-extension Endpoint where Response == Empty {
-    /// Ignores the body: the call succeeds on any 2xx, including 204 No Content.
-    public func decode(_ body: Data, context: DecodingContext) throws -> Empty { Empty() }
-}
-
-extension Endpoint where Response == Data {
-    /// Returns the raw body bytes.
-    public func decode(_ body: Data, context: DecodingContext) throws -> Data { body }
 }
 
 extension HTTPRequest.Method {

@@ -7,6 +7,12 @@ public struct BoundAccount: Codable, Sendable, Hashable {
     public var accountId: String
     /// The bound phone number.
     public var phone: String
+
+    /// Creates an account.
+    public init(accountId: String, phone: String) {
+        self.accountId = accountId
+        self.phone = phone
+    }
 }
 
 /// `POST /bind`: binds a phone number to the account; answers `{code, msg, data}` even for errors.

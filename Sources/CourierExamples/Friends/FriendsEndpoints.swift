@@ -10,6 +10,11 @@ public enum FriendsEndpoints {
         public var userID: Int
         /// At most this many.
         public var limit: Int?
+        /// Creates the request.
+        public init(userID: Int, limit: Int? = nil) {
+            self.userID = userID
+            self.limit = limit
+        }
         public var path: EndpointPath { "/users/\(userID)/friends" }
         public var parameters: Parameters { ["limit": limit.map { .int($0) } ?? nil] }
     }
@@ -21,6 +26,11 @@ public enum FriendsEndpoints {
         public var userID: Int
         /// Who is added.
         public var friendID: Int
+        /// Creates the request.
+        public init(userID: Int, friendID: Int) {
+            self.userID = userID
+            self.friendID = friendID
+        }
         public var method: HTTPRequest.Method { .post }
         public var path: EndpointPath { "/users/\(userID)/friends" }
         public var parameters: Parameters { ["friendId": .int(friendID)] }
@@ -33,6 +43,11 @@ public enum FriendsEndpoints {
         public var userID: Int
         /// Who is removed.
         public var friendID: Int
+        /// Creates the request.
+        public init(userID: Int, friendID: Int) {
+            self.userID = userID
+            self.friendID = friendID
+        }
         public var method: HTTPRequest.Method { .delete }
         public var path: EndpointPath { "/users/\(userID)/friends/\(friendID)" }
     }

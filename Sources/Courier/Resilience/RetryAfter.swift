@@ -1,0 +1,38 @@
+import Foundation
+
+extension RetryPolicy {
+    /// The wait a `Retry-After` field value asks for (RFC 9110 §10.2.3), or nil when it is unreadable.
+    ///
+    /// Accepts delay-seconds (`120`) and an HTTP-date (`Wed, 21 Oct 2015 07:28:00 GMT`, and the
+    /// obsolete RFC 850 and asctime forms). A date in the past means no wait.
+    /// - Parameters:
+    ///   - value: The field value.
+    ///   - now: The current date, to turn an HTTP-date into a wait.
+    /// - Returns: The wait, never negative, or nil.
+    public static func retryAfterDelay(_ value: String, now: Date) -> Duration? {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        if !text.isEmpty, text.allSatisfy(\.isASCIIDigit) {
+            guard let seconds = Int64(text) else { return nil }
+            return .seconds(seconds)
+        }
+        guard let date = httpDate(text) else { return nil }
+        return .seconds(max(date.timeIntervalSince(now), 0))
+    }
+
+    /// Parses an HTTP-date in any of the three forms RFC 9110 §5.6.7 allows.
+    static func httpDate(_ text: String) -> Date? {
+        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+            // A formatter per call: parsing happens only on a retry, and DateFormatter is not Sendable.
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isWholeNumber }
+}

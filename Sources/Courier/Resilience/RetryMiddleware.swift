@@ -1,0 +1,139 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Sends a request again when an attempt fails in a way a ``RetryPolicy`` deems temporary.
+///
+/// Waits on an injected clock, so tests drive time with a manual clock instead of sleeping. Each
+/// retry runs the rest of the chain again: place this middleware *before* (outside)
+/// ``CredentialsMiddleware`` so that every attempt carries the current credentials.
+///
+/// - A request body that can be iterated only once (`HTTPBody.iterationBehavior == .single`) is
+///   never retried: it cannot be sent a second time.
+/// - A retry's per-attempt timeout is shortened so that the attempt ends by the policy's total deadline.
+/// - Cancelling the call while it waits ends the wait at once with ``CourierError/Kind/cancelled``.
+/// - When no retry follows, the last response is returned (for a status) or the last error thrown.
+public struct RetryMiddleware: ClientMiddleware {
+    /// When to retry and how long to wait.
+    public let policy: RetryPolicy
+    /// The clock the waits run on.
+    public let clock: any Clock<Duration>
+
+    /// Creates the middleware.
+    /// - Parameters:
+    ///   - policy: When to retry and how long to wait; ``RetryPolicy/default`` unless given.
+    ///   - clock: The clock to wait on; a manual clock in tests.
+    public init(policy: RetryPolicy = .default, clock: any Clock<Duration> = ContinuousClock()) {
+        self.policy = policy
+        self.clock = clock
+    }
+
+    /// Runs the rest of the chain, again after a wait while the policy says so.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - body: The request body; retried only when it can be iterated more than once.
+    ///   - baseURL: The base URL.
+    ///   - operationID: The endpoint's name.
+    ///   - next: The rest of the chain.
+    /// - Returns: The first response the policy does not retry.
+    /// - Throws: The last attempt's error, or ``CourierError/Kind/cancelled`` when cancelled during a wait.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard policy.maximumAttempts > 1, body?.iterationBehavior != .single else {
+            return try await next(request, body, baseURL)
+        }
+        let clock: any Clock<Duration> = self.clock
+        return try await run(
+            on: clock,
+            attempt: { try await next(request, body, baseURL) },
+            decide: { attempt, outcome, elapsed in
+                policy.decision(
+                    afterAttempt: attempt,
+                    method: request.method,
+                    isIdempotent: RequestContext.current?.isIdempotent,
+                    status: outcome.status,
+                    error: outcome.errorKind,
+                    retryAfter: outcome.status == nil ? nil : outcome.retryAfter,
+                    elapsed: elapsed,
+                    now: Date()
+                )
+            }
+        )
+    }
+
+    /// The attempt loop, generic over the clock so its instants can be compared.
+    private func run<C: Clock>(
+        on clock: C,
+        attempt send: () async throws -> (HTTPResponse, HTTPBody?),
+        decide: (Int, Outcome, Duration) -> RetryDecision
+    ) async throws -> (HTTPResponse, HTTPBody?) where C.Duration == Duration {
+        let start = clock.now
+        let context = RequestContext.current
+        var attempt = 1
+        while true {
+            let outcome: Outcome
+            do {
+                let result = try await Self.withAttemptContext(context, remaining: attempt == 1 ? nil : policy.totalDeadline - start.duration(to: clock.now)) {
+                    try await send()
+                }
+                outcome = .response(result)
+            } catch {
+                outcome = .failure(error)
+            }
+            let decision = Task.isCancelled ? .stop(.cancelled) : decide(attempt, outcome, start.duration(to: clock.now))
+            guard let delay = decision.delay else { return try outcome.get() }
+            if delay > .zero {
+                do {
+                    try await clock.sleep(for: delay)
+                } catch {
+                    throw CourierError(.cancelled, detail: "The call was cancelled while waiting to retry", underlying: error)
+                }
+            }
+            guard !Task.isCancelled else {
+                throw CourierError(.cancelled, detail: "The call was cancelled while waiting to retry")
+            }
+            attempt += 1
+        }
+    }
+
+    /// Runs a retry with its per-attempt timeout shortened to the time left before the deadline.
+    private static func withAttemptContext<T>(
+        _ context: RequestContext?,
+        remaining: Duration?,
+        _ operation: () async throws -> T
+    ) async throws -> T {
+        guard var bounded = context, let remaining, remaining < bounded.timeout else { return try await operation() }
+        bounded.timeout = max(remaining, .zero)
+        return try await RequestContext.$current.withValue(bounded) { try await operation() }
+    }
+
+    /// What one attempt produced.
+    private enum Outcome {
+        case response((HTTPResponse, HTTPBody?))
+        case failure(any Error)
+
+        var status: HTTPResponse.Status? {
+            if case .response(let (head, _)) = self { head.status } else { nil }
+        }
+
+        var retryAfter: String? {
+            if case .response(let (head, _)) = self { head.headerFields[.retryAfter] } else { nil }
+        }
+
+        var errorKind: CourierError.Kind? {
+            if case .failure(let error) = self { CourierError.from(transportError: error).kind } else { nil }
+        }
+
+        func get() throws -> (HTTPResponse, HTTPBody?) {
+            switch self {
+            case .response(let result): return result
+            case .failure(let error): throw error
+            }
+        }
+    }
+}

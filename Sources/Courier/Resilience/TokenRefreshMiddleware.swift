@@ -1,0 +1,87 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Refreshes expired credentials when a request is refused with 401, then replays the request once.
+///
+/// One refresh runs however many requests fail at once (single flight); each of them is replayed
+/// exactly once with the new credentials. A request refused for credentials older than the store's
+/// (a refresh finished meanwhile) is replayed without refreshing again. A 401 on the replay is
+/// returned as is: no loops. When the refresh fails (it throws, e.g. because the refresh endpoint
+/// itself answered 401), the store is signed out once, its sign-out observers clear the user's data,
+/// and every waiting request fails with ``CourierError/Kind/sessionExpired``.
+///
+/// Place it *before* (outside) ``CredentialsMiddleware``, so that the replay re-reads the store:
+///
+/// ```swift
+/// let store = CredentialStore(.bearer(token, identity: userID, refreshToken: refreshToken))
+/// let client = Client(baseURL: url, middlewares: [
+///     TokenRefreshMiddleware(store: store) { old in try await auth.refresh(old.refreshToken) },
+///     CredentialsMiddleware(provider: store),
+/// ])
+/// ```
+public struct TokenRefreshMiddleware: ClientMiddleware {
+    /// Decides whether a response says the credentials are no longer valid.
+    public typealias TokenFailurePredicate = @Sendable (_ response: HTTPResponse, _ context: RequestContext?) -> Bool
+
+    /// The credentials refreshed and read.
+    public let store: CredentialStore
+    private let isTokenFailure: TokenFailurePredicate
+    private let coordinator: RefreshCoordinator
+
+    /// Creates the middleware.
+    /// - Parameters:
+    ///   - store: Holds the credentials; updated after a refresh, signed out when it fails.
+    ///   - isTokenFailure: Which responses mean the token expired; ``isTokenFailure(_:context:)`` unless given.
+    ///   - refresh: Gets the current credentials (with their refresh token) and returns new ones;
+    ///     throwing ends the session.
+    public init(
+        store: CredentialStore,
+        isTokenFailure: @escaping TokenFailurePredicate = TokenRefreshMiddleware.isTokenFailure,
+        refresh: @escaping @Sendable (Credentials) async throws -> Credentials
+    ) {
+        self.store = store
+        self.isTokenFailure = isTokenFailure
+        self.coordinator = RefreshCoordinator(store: store, refresh: refresh)
+    }
+
+    /// The default predicate: a 401 on an authenticated endpoint, unless `WWW-Authenticate` reports
+    /// `error="insufficient_scope"` (RFC 6750 §3.1: valid token, missing rights; a refresh would not help).
+    /// - Parameters:
+    ///   - response: The response head.
+    ///   - context: The call's context; an endpoint with `requiresAuthentication == false` sent no token.
+    /// - Returns: Whether refreshing the credentials may fix the response.
+    public static func isTokenFailure(_ response: HTTPResponse, context: RequestContext?) -> Bool {
+        guard response.status == .unauthorized, context?.requiresAuthentication ?? true else { return false }
+        let challenges = response.headerFields[values: .wwwAuthenticate].joined(separator: ",").lowercased()
+        let compact = challenges.filter { !$0.isWhitespace && $0 != "\"" }
+        return !compact.contains("error=insufficient_scope")
+    }
+
+    /// Passes the request on; on a token failure gets new credentials and replays it once.
+    /// - Parameters:
+    ///   - request: The request, without credentials (``CredentialsMiddleware`` adds them further in).
+    ///   - body: The request body; a body that can be iterated only once is not replayed.
+    ///   - baseURL: The base URL.
+    ///   - operationID: The endpoint's name.
+    ///   - next: The rest of the chain.
+    /// - Returns: The response, or the replay's response.
+    /// - Throws: ``CourierError/Kind/sessionExpired`` when the credentials cannot be refreshed.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let context = RequestContext.current
+        guard context?.requiresAuthentication ?? true else { return try await next(request, body, baseURL) }
+        let sent = store.credentials
+        let (response, responseBody) = try await next(request, body, baseURL)
+        guard let sent, isTokenFailure(response, context), body?.iterationBehavior != .single else {
+            return (response, responseBody)
+        }
+        _ = try await coordinator.credentials(replacing: sent)
+        return try await next(request, body, baseURL)
+    }
+}

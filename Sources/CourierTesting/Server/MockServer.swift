@@ -1,0 +1,147 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A real HTTP/1.1 server in the test process, like OkHttp's MockWebServer.
+///
+/// Register routes, point the client under test at ``baseURL``, then assert on
+/// ``recordedRequests`` and the connection counters. Always call ``shutdown()`` at the end.
+///
+/// ```swift
+/// let server = try await MockServer.start()
+/// server.route("GET", "/users/*", respond: .json(#"{"id":1}"#))
+/// defer { Task { try await server.shutdown() } }
+/// ```
+public final class MockServer: Sendable {
+    /// The default cap on request bodies: 64 MiB.
+    public static let defaultMaxRequestBodySize = 64 * 1024 * 1024
+
+    /// The host the server listens on.
+    public let host: String
+    /// The port the server listens on; the same after ``goDown()`` and ``comeUp()``.
+    public let port: Int
+    /// `http://HOST:PORT`, without a trailing slash.
+    public let baseURL: URL
+
+    let core: MockServerCore
+    private let group: MultiThreadedEventLoopGroup
+
+    private init(host: String, port: Int, baseURL: URL, core: MockServerCore, group: MultiThreadedEventLoopGroup) {
+        self.host = host
+        self.port = port
+        self.baseURL = baseURL
+        self.core = core
+        self.group = group
+    }
+
+    /// Starts listening on `host` and `port` (0 picks a free port) with its own one-thread event loop.
+    ///
+    /// - Parameters:
+    ///   - host: The address to bind, `127.0.0.1` by default.
+    ///   - port: The port to bind, or 0 for a free one.
+    ///   - maxRequestBodySize: Larger request bodies are answered with 413 and the connection is closed.
+    /// - Returns: A running server.
+    /// - Throws: The bind error, for example when the port is taken.
+    public static func start(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        maxRequestBodySize: Int = defaultMaxRequestBodySize
+    ) async throws -> MockServer {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let core = MockServerCore(maxRequestBodySize: maxRequestBodySize)
+        do {
+            let listener = try await bind(host: host, port: port, group: group, core: core)
+            guard let boundPort = listener.localAddress?.port else { throw MockServerError.noLocalAddress }
+            let urlHost = host.contains(":") ? "[\(host)]" : host
+            guard let url = URL(string: "http://\(urlHost):\(boundPort)") else {
+                throw MockServerError.badURL(host: host, port: boundPort)
+            }
+            _ = core.finishBinding(listener)
+            return MockServer(host: host, port: boundPort, baseURL: url, core: core, group: group)
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+    }
+
+    /// The URL of `path` on this server, such as `url("/users?page=2")`; ``baseURL`` if `path` makes no valid URL.
+    public func url(_ path: String) -> URL {
+        URL(string: baseURL.absoluteString + path) ?? baseURL
+    }
+
+    /// Closes the listener and every connection, then stops the event loop; safe to call twice.
+    ///
+    /// Returns promptly even with ``Fault/neverAnswer`` connections or pending delays; a route
+    /// handler still running is not awaited, and its response is dropped.
+    public func shutdown() async throws {
+        guard let open = core.beginShutdown() else { return }
+        await Self.close(open.listener, open.connections)
+        try await group.shutdownGracefully()
+    }
+
+    /// Stops serving: closes the listening socket, so new connections are refused, and every open connection.
+    ///
+    /// - Throws: ``MockServerError`` after ``shutdown()``.
+    public func goDown() async throws {
+        let open = try core.takeDown()
+        await Self.close(open.listener, open.connections)
+    }
+
+    /// Listens again on the same host and port after ``goDown()``; does nothing if already up.
+    ///
+    /// - Throws: The bind error, or ``MockServerError`` after ``shutdown()``.
+    public func comeUp() async throws {
+        guard try core.beginBinding() else { return }
+        let listener: any Channel
+        do {
+            listener = try await Self.bind(host: host, port: port, group: group, core: core)
+        } catch {
+            core.bindingFailed()
+            throw error
+        }
+        if !core.finishBinding(listener) {
+            try? await listener.close()
+        }
+    }
+
+    private static func close(_ listener: (any Channel)?, _ connections: [any Channel]) async {
+        try? await listener?.close()
+        for connection in connections {
+            connection.close(promise: nil)
+        }
+        for connection in connections {
+            try? await connection.closeFuture.get()
+        }
+    }
+
+    private static func bind(
+        host: String,
+        port: Int,
+        group: MultiThreadedEventLoopGroup,
+        core: MockServerCore
+    ) async throws -> any Channel {
+        try await ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(.backlog, value: 128)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try Self.initialize(channel, core: core)
+                }
+            }
+            .bind(host: host, port: port)
+            .get()
+    }
+
+    /// Sets up one accepted connection; throwing makes NIO close it (the server is going down).
+    private static func initialize(_ channel: any Channel, core: MockServerCore) throws {
+        guard let id = core.register(channel) else { throw MockServerError.notAccepting }
+        channel.closeFuture.whenComplete { _ in core.unregister(id) }
+        try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+            withPipeliningAssistance: true,
+            withErrorHandling: true
+        )
+        try channel.pipeline.syncOperations.addHandler(MockConnectionHandler(core: core, connectionID: id))
+    }
+}

@@ -1,0 +1,165 @@
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// The shared, lock-protected state of a ``MockServer``: routes, records, connections, listener.
+///
+/// Every member is reached through one `NIOLockedValueBox`, so the class is `Sendable`
+/// without `@unchecked`; no lock is held across an `await` or while a route handler runs.
+final class MockServerCore: Sendable {
+    /// Where the listening socket is in its lifecycle.
+    enum Listener {
+        case up(any Channel)
+        case binding
+        case down
+        case shutDown
+    }
+
+    struct State {
+        var listener: Listener = .binding
+        var routes: [MockRoute] = []
+        var records: [RecordedRequest] = []
+        var nextConnectionID = 1
+        var openChannels: [Int: any Channel] = [:]
+
+        var isAccepting: Bool {
+            switch listener {
+            case .up, .binding: true
+            case .down, .shutDown: false
+            }
+        }
+    }
+
+    /// The largest request body accepted; larger ones get a 413.
+    let maxRequestBodySize: Int
+    private let state = NIOLockedValueBox(State())
+
+    init(maxRequestBodySize: Int) {
+        self.maxRequestBodySize = maxRequestBodySize
+    }
+
+    // MARK: Routes and records
+
+    func add(_ route: MockRoute) {
+        state.withLockedValue { $0.routes.append(route) }
+    }
+
+    func record(_ request: RecordedRequest) {
+        state.withLockedValue { $0.records.append(request) }
+    }
+
+    var records: [RecordedRequest] {
+        state.withLockedValue { $0.records }
+    }
+
+    func resetRecords() {
+        state.withLockedValue { $0.records.removeAll() }
+    }
+
+    /// Runs the most recently registered matching route, or answers 404.
+    func response(for request: RecordedRequest) async -> MockResponse {
+        let route = state.withLockedValue { state in
+            state.routes.last { $0.matches(method: request.method, path: request.path) }
+        }
+        guard let route else {
+            return .message("no route for \(request.method) \(request.path)", status: 404)
+        }
+        return await route.handler(request)
+    }
+
+    // MARK: Connections
+
+    /// Registers an accepted connection and returns its id, or nil when the server is not accepting.
+    func register(_ channel: any Channel) -> Int? {
+        state.withLockedValue { state in
+            guard state.isAccepting else { return nil }
+            let id = state.nextConnectionID
+            state.nextConnectionID += 1
+            state.openChannels[id] = channel
+            return id
+        }
+    }
+
+    func unregister(_ id: Int) {
+        _ = state.withLockedValue { $0.openChannels.removeValue(forKey: id) }
+    }
+
+    var connectionsOpened: Int {
+        state.withLockedValue { $0.nextConnectionID - 1 }
+    }
+
+    var connectionsOpen: Int {
+        state.withLockedValue { $0.openChannels.count }
+    }
+
+    /// Runs `body` on `loop` unless the server is shut down, so no task reaches a dead event loop.
+    ///
+    /// The check and the enqueue happen under the lock that ``beginShutdown()`` takes, so any
+    /// task enqueued here is queued before the event loop group starts shutting down.
+    func execute(on loop: any EventLoop, _ body: @escaping @Sendable () -> Void) {
+        state.withLockedValue { state in
+            if case .shutDown = state.listener { return }
+            loop.execute(body)
+        }
+    }
+
+    // MARK: Listener lifecycle
+
+    /// Stores a freshly bound listener; returns false if the server was shut down meanwhile.
+    func finishBinding(_ channel: any Channel) -> Bool {
+        state.withLockedValue { state in
+            guard case .binding = state.listener else { return false }
+            state.listener = .up(channel)
+            return true
+        }
+    }
+
+    /// Marks a failed bind: the server stays down.
+    func bindingFailed() {
+        state.withLockedValue { state in
+            if case .binding = state.listener { state.listener = .down }
+        }
+    }
+
+    /// Moves from down to binding; false if already up or binding; throws once shut down.
+    func beginBinding() throws -> Bool {
+        try state.withLockedValue { state in
+            switch state.listener {
+            case .down:
+                state.listener = .binding
+                return true
+            case .up, .binding:
+                return false
+            case .shutDown:
+                throw MockServerError.shutDown
+            }
+        }
+    }
+
+    /// Stops accepting and hands back the listener (if up) and the open connections to close.
+    func takeDown() throws -> (listener: (any Channel)?, connections: [any Channel]) {
+        try state.withLockedValue { state in
+            var listener: (any Channel)?
+            switch state.listener {
+            case .up(let channel): listener = channel
+            case .binding, .down: listener = nil
+            case .shutDown: throw MockServerError.shutDown
+            }
+            state.listener = .down
+            return (listener, Array(state.openChannels.values))
+        }
+    }
+
+    /// Marks the server shut down; nil if it already was, otherwise what remains to close.
+    func beginShutdown() -> (listener: (any Channel)?, connections: [any Channel])? {
+        state.withLockedValue { state in
+            var listener: (any Channel)?
+            switch state.listener {
+            case .up(let channel): listener = channel
+            case .binding, .down: listener = nil
+            case .shutDown: return nil
+            }
+            state.listener = .shutDown
+            return (listener, Array(state.openChannels.values))
+        }
+    }
+}

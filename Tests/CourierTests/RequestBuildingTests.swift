@@ -1,0 +1,136 @@
+import Courier
+import CourierExamples
+import CourierTesting
+import Foundation
+import Testing
+
+@Suite struct RequestBuildingTests {
+    private func sent(_ endpoint: some Endpoint, configure: (inout Client.Configuration) -> Void = { _ in }) async throws -> (HTTPRequest, Data) {
+        let (client, transport) = stubClient(body: "{}", configure: configure)
+        _ = try? await client.response(for: endpoint)
+        return try #require(transport.requests.first)
+    }
+
+    @Test func interpolatedPathValuesCannotInjectSeparators() async throws {
+        let id = "a/b?c#d e%"
+        let (request, _) = try await sent(TestEndpoint<JSON>(path: "/users/\(id)/friends"))
+        #expect(request.path == "/users/a%2Fb%3Fc%23d%20e%25/friends")
+    }
+
+    @Test func dotSegmentsAreRejected() async throws {
+        let (client, transport) = stubClient(body: "{}")
+        await #expect(throws: CourierError.self) { try await client.send(TestEndpoint<JSON>(path: "/files/\("..")")) }
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test func aHandBuiltQueryInThePathIsInvalid() async throws {
+        let (client, transport) = stubClient(body: "{}")
+        let error = await #expect(throws: CourierError.self) { try await client.send(TestEndpoint<JSON>(path: "/items?page=2")) }
+        #expect(error?.kind == .invalidRequest)
+        #expect(error?.endpoint == "TestEndpoint")
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test(arguments: [HTTPRequest.Method.get, .head, .delete])
+    func parametersGoToTheQueryForBodilessMethods(method: HTTPRequest.Method) async throws {
+        let (request, body) = try await sent(TestEndpoint<Empty>(method: method, parameters: ["q": "swift & co", "page": 2, "tags": ["a", "b"], "none": nil]))
+        #expect(request.path == "/items?q=swift%20%26%20co&page=2&tags=a&tags=b")
+        #expect(body.isEmpty)
+        #expect(request.headerFields[.contentType] == nil)
+    }
+
+    @Test(arguments: [HTTPRequest.Method.post, .put, .patch])
+    func parametersGoToAJSONBodyForOtherMethods(method: HTTPRequest.Method) async throws {
+        let (request, body) = try await sent(TestEndpoint<Empty>(method: method, parameters: ["title": "Hi", "count": 3]))
+        #expect(request.path == "/items")
+        #expect(request.headerFields[.contentType] == "application/json")
+        let json = try JSON(data: body)
+        #expect(json["title"]?.string == "Hi")
+        #expect(json["count"]?.int == 3)
+    }
+
+    @Test func encodableQueryOmitsNilFieldsAndFlattensNestedValues() async throws {
+        struct Filter: Encodable, Sendable {
+            var search: String? = "café"
+            var page: Int? = nil
+            var range = Range(from: 1, to: 5)
+            struct Range: Encodable, Sendable { var from: Int; var to: Int }
+        }
+        let (request, _) = try await sent(TestEndpoint<Empty>(query: .encodable(Filter())))
+        #expect(request.path == "/items?range%5Bfrom%5D=1&range%5Bto%5D=5&search=caf%C3%A9")
+    }
+
+    @Test func aTypeCanChooseItsOwnQueryItems() async throws {
+        struct Page: Encodable, QueryItemsConvertible {
+            var number: Int
+            var queryItems: [QueryItem] { [QueryItem(name: "p", value: "\(number)")] }
+        }
+        let (request, _) = try await sent(TestEndpoint<Empty>(query: .encodable(Page(number: 7))))
+        #expect(request.path == "/items?p=7")
+    }
+
+    @Test func formBodiesAreURLEncoded() async throws {
+        let (request, body) = try await sent(TestEndpoint<Empty>(method: .post, body: .form(["name": "Ann Lee", "tag": "a+b"])))
+        #expect(request.headerFields[.contentType] == "application/x-www-form-urlencoded")
+        #expect(String(decoding: body, as: UTF8.self) == "name=Ann%20Lee&tag=a%2Bb")
+    }
+
+    @Test func rawBodiesKeepTheirBytesAndContentType() async throws {
+        let bytes = Data([0, 255, 1, 254])
+        let (request, body) = try await sent(TestEndpoint<Empty>(method: .put, body: .data(bytes, contentType: "image/png")))
+        #expect(request.headerFields[.contentType] == "image/png")
+        #expect(body == bytes)
+    }
+
+    @Test func commonHeadersAndQueryAreAddedAndEndpointHeadersWin() async throws {
+        let (request, _) = try await sent(TestEndpoint<Empty>(headers: [.accept: "text/csv"])) { config in
+            config.defaultHeaders[.userAgent] = "CourierTests"
+            config.commonQuery = [QueryItem(name: "app", value: "demo")]
+        }
+        #expect(request.path == "/items?app=demo")
+        #expect(request.headerFields[values: .accept] == ["text/csv"])
+        #expect(request.headerFields[.userAgent] == "CourierTests")
+    }
+
+    @Test func theFriendsEndpointsMapToTheirRoutes() async throws {
+        let (list, _) = try await sent(FriendsEndpoints.List(userID: 7, limit: 2))
+        #expect(list.method == .get && list.path == "/users/7/friends?limit=2")
+        let (noLimit, _) = try await sent(FriendsEndpoints.List(userID: 7, limit: nil))
+        #expect(noLimit.path == "/users/7/friends")
+        let (add, addBody) = try await sent(FriendsEndpoints.Add(userID: 7, friendID: 9))
+        #expect(add.method == .post && add.path == "/users/7/friends")
+        #expect(try JSON(data: addBody)["friendId"]?.int == 9)
+        let (remove, _) = try await sent(FriendsEndpoints.Remove(userID: 7, friendID: 9))
+        #expect(remove.method == .delete && remove.path == "/users/7/friends/9")
+    }
+
+    @Test func enumActionsMapToMethodPathAndParameters() async throws {
+        let (missed, _) = try await sent(ThreadRequest.loadMissed(threadID: "t 1", since: Date(timeIntervalSince1970: 0), limit: 5))
+        #expect(missed.method == .get)
+        #expect(missed.path == "/api/v1/threads.missed?threadId=t%201&since=1970-01-01T00:00:00Z&limit=5")
+        let (update, body) = try await sent(ThreadRequest.update(threadID: "t1", changes: ThreadChanges(title: "New")))
+        #expect(update.method == .post)
+        let json = try JSON(data: body)
+        #expect(json[path: "changes.title"]?.string == "New")
+        #expect(json[path: "changes"]?.object?.keys.contains("readOnly") == false)
+        #expect(ThreadRequest.delete(threadID: "x").name == "ThreadRequest.delete")
+    }
+
+    @Test func redactionHidesSecretsInURLsAndHeaders() {
+        let redaction = Redaction()
+        #expect(redaction.redact(url: "https://h/p?user=1&access_token=abc&Key=z") == "https://h/p?user=1&access_token=REDACTED&Key=REDACTED")
+        let fields: HTTPFields = [.authorization: "Bearer x", .xAuthToken: "t", .accept: "a"]
+        let redacted = redaction.redact(fields)
+        #expect(redacted[.authorization] == "REDACTED")
+        #expect(redacted[.xAuthToken] == "REDACTED")
+        #expect(redacted[.accept] == "a")
+    }
+
+    @Test func environmentsAreSelectedWithoutConditionalCompilation() {
+        let staging = ServerEnvironment("staging", baseURL: "https://staging.example.com")
+        let release = ServerEnvironment("release", baseURL: "https://api.example.com")
+        #expect(ServerEnvironment.selected(from: [staging, release], processEnvironment: ["COURIER_ENVIRONMENT": "staging"], default: release) == staging)
+        #expect(ServerEnvironment.selected(from: [staging, release], processEnvironment: [:], default: release) == release)
+        #expect(ServerEnvironment.selected(from: [staging, release], processEnvironment: ["COURIER_ENVIRONMENT": "nope"], default: release) == release)
+    }
+}
