@@ -54,7 +54,12 @@ let package = Package(
         ),
         .target(
             name: "CourierCache",
-            dependencies: ["Courier", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "Courier",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -69,6 +74,8 @@ let package = Package(
             name: "CourierTesting",
             dependencies: [
                 "Courier",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -96,7 +103,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierTests",
-            dependencies: ["Courier", "CourierTesting", "CourierExamples"],
+            dependencies: ["Courier", "CourierTesting", "CourierExamples", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
@@ -105,8 +112,23 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "CourierTestingTests",
+            dependencies: [
+                "CourierTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "CourierCacheTests",
-            dependencies: ["Courier", "CourierCache", "CourierCombine", "CourierTesting"],
+            dependencies: [
+                "Courier", "CourierCache", "CourierCombine", "CourierTesting", "CourierAsyncHTTPClient",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
     ]

@@ -38,6 +38,9 @@ extension AsyncHTTPClientTransport {
             default: return CourierError(.transport, detail: "Channel error: \(error)", underlying: error)
             }
         }
+        if let error = error as? HTTPParserError, error == .invalidEOFState {
+            return CourierError(.connectionLost, detail: "The connection closed before the response was complete", underlying: error)
+        }
         if error is HTTPParserError {
             return CourierError(.invalidResponse, detail: "The response is not valid HTTP: \(error)", underlying: error)
         }

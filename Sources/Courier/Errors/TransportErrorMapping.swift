@@ -32,6 +32,9 @@ extension CourierError {
         case .badServerResponse: kind = .invalidResponse
         case .badURL, .unsupportedURL: kind = .invalidRequest
         case .dataLengthExceedsMaximum: kind = .bodyTooLarge
+        // FoundationNetworking on Linux reports a body cut short (curl's "transfer closed with N
+        // bytes remaining") as an unknown error; only its text tells it apart.
+        case .unknown where urlError.localizedDescription.contains("transfer closed"): kind = .connectionLost
         default: kind = .transport
         }
         return CourierError(kind, detail: "URLError \(urlError.code.rawValue): \(urlError.localizedDescription)", underlying: urlError)

@@ -49,7 +49,7 @@ final class RefreshCoordinator: Sendable {
                 case .wait: break
                 case .startRefresh:
                     // Detached: the shared refresh must not inherit one caller's cancellation or task-locals.
-                    Task.detached { await self.run(from: stale) }
+                    Task.detached(priority: Task.currentPriority) { await self.run(from: stale) }
                 case .ready(let credentials): continuation.resume(returning: credentials)
                 case .signedOut: continuation.resume(throwing: Self.sessionExpired(cause: nil))
                 case .cancelled: continuation.resume(throwing: Self.cancelled)

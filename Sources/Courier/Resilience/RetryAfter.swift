@@ -12,8 +12,8 @@ extension RetryPolicy {
     public static func retryAfterDelay(_ value: String, now: Date) -> Duration? {
         let text = value.trimmingCharacters(in: .whitespaces)
         if !text.isEmpty, text.allSatisfy(\.isASCIIDigit) {
-            guard let seconds = Int64(text) else { return nil }
-            return .seconds(seconds)
+            // More digits than fit in 64 bits: a wait far longer than any policy honours.
+            return .seconds(Int64(text) ?? .max)
         }
         guard let date = httpDate(text) else { return nil }
         return .seconds(max(date.timeIntervalSince(now), 0))

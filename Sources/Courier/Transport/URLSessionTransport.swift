@@ -40,7 +40,10 @@ public struct URLSessionTransport: ClientTransport {
             urlRequest.httpBody = try await Data(collecting: body, upTo: .max)
         }
         if let timeout = RequestContext.current?.timeout {
-            urlRequest.timeoutInterval = max(0.001, Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+            // Whole seconds, rounded up: FoundationNetworking on Linux truncates fractions (0.3 s
+            // becomes 0 and fails at once). The client enforces the exact timeout itself.
+            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+            urlRequest.timeoutInterval = max(1, seconds.rounded(.up))
         }
         try Task.checkCancellation()
         let (data, urlResponse) = try await perform(urlRequest)

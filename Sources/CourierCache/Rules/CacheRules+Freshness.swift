@@ -1,0 +1,71 @@
+import Foundation
+import HTTPTypes
+
+extension CacheRules {
+    /// The freshness lifetime of a response, in seconds (RFC 9111 §4.2.1).
+    ///
+    /// `max-age` wins over `Expires − Date`, which wins over the heuristic (a fraction of
+    /// `Date − Last-Modified`, capped, only for statuses cacheable by default or `public`
+    /// responses). An invalid `Expires` (such as `0`) means already expired. A missing or invalid
+    /// `Date` is replaced by `responseTime`.
+    public func freshnessLifetime(of response: HTTPResponse, responseTime: Date) -> TimeInterval {
+        let fields = response.headerFields
+        let directives = CacheControl(fields)
+        if let maxAge = directives.maxAge { return TimeInterval(maxAge) }
+        let date = Self.date(of: .date, in: fields) ?? responseTime
+        let expiresValues = fields[values: .expires]
+        if !expiresValues.isEmpty {
+            // Several Expires lines: the earliest counts; any invalid one means already expired.
+            let parsed = expiresValues.map(HTTPDate.parse)
+            guard let earliest = parsed.compactMap({ $0 }).min(), parsed.count == parsed.compactMap({ $0 }).count
+            else { return 0 }
+            return max(0, earliest.timeIntervalSince(date))
+        }
+        guard Self.heuristicallyCacheableStatuses.contains(response.status.code) || directives.isPublic,
+              let lastModified = Self.date(of: .lastModified, in: fields)
+        else { return 0 }
+        let heuristic = date.timeIntervalSince(lastModified) * heuristicFraction
+        return min(max(0, heuristic), maximumHeuristicLifetime)
+    }
+
+    /// The current age of a stored response at `now`, in seconds (RFC 9111 §4.2.3).
+    ///
+    /// `apparent_age = max(0, response_time − Date)`, `corrected_age = Age + (response_time −
+    /// request_time)`, `initial = max(apparent, corrected)`, `current = initial + (now − response_time)`.
+    /// Invalid `Age` values are ignored; of several valid ones the largest counts.
+    public func currentAge(of stored: StoredResponse, now: Date) -> TimeInterval {
+        let fields = stored.response.headerFields
+        let date = Self.date(of: .date, in: fields) ?? stored.responseTime
+        let ageValue = fields[values: .age].compactMap { FieldList.deltaSeconds(String(FieldList.trim($0[...]))) }.max() ?? 0
+        let apparentAge = max(0, stored.responseTime.timeIntervalSince(date))
+        let responseDelay = max(0, stored.responseTime.timeIntervalSince(stored.requestTime))
+        let correctedAgeValue = TimeInterval(ageValue) + responseDelay
+        let correctedInitialAge = max(apparentAge, correctedAgeValue)
+        let residentTime = max(0, now.timeIntervalSince(stored.responseTime))
+        return correctedInitialAge + residentTime
+    }
+
+    /// How long past its freshness lifetime the stored response is at `now` (0 while fresh).
+    public func staleness(of stored: StoredResponse, now: Date) -> TimeInterval {
+        max(0, currentAge(of: stored, now: now) - freshnessLifetime(of: stored.response, responseTime: stored.responseTime))
+    }
+
+    /// Whether the stored response is fresh at `now` (lifetime strictly greater than age).
+    public func isFresh(_ stored: StoredResponse, now: Date) -> Bool {
+        freshnessLifetime(of: stored.response, responseTime: stored.responseTime) > currentAge(of: stored, now: now)
+    }
+
+    /// The stored response ready to serve: its `Age` header set to the current age (whole seconds).
+    public func servedResponse(for stored: StoredResponse, now: Date) -> HTTPResponse {
+        var response = stored.response
+        let age = currentAge(of: stored, now: now)
+        let seconds = age.isFinite ? Int(min(max(0, age), TimeInterval(FieldList.deltaSecondsCap)).rounded(.down)) : 0
+        response.headerFields[.age] = String(seconds)
+        return response
+    }
+
+    /// The first line of a date field, parsed; `nil` when absent or invalid.
+    static func date(of name: HTTPField.Name, in fields: HTTPFields) -> Date? {
+        fields[values: name].first.flatMap(HTTPDate.parse)
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import HTTPTypes
+
+/// The RFC 9111 rules of a private HTTP cache, as pure functions over values.
+///
+/// Nothing here performs I/O or reads the clock: every time-dependent rule takes `now`.
+/// Malformed input never traps and never makes a response cacheable that would not be otherwise.
+public struct CacheRules: Sendable, Hashable {
+    /// The fraction of `Date − Last-Modified` used as heuristic freshness (RFC 9111 §4.2.2); 10 % by default.
+    public var heuristicFraction: Double
+    /// The upper bound of a heuristic freshness lifetime, in seconds; 24 hours by default.
+    public var maximumHeuristicLifetime: TimeInterval
+
+    /// Creates rules with the given heuristic-freshness settings.
+    public init(heuristicFraction: Double = 0.1, maximumHeuristicLifetime: TimeInterval = 86_400) {
+        self.heuristicFraction = heuristicFraction
+        self.maximumHeuristicLifetime = maximumHeuristicLifetime
+    }
+
+    /// The status codes that are cacheable by default (RFC 9110 §15.1), minus `206` (ranges are not stored).
+    public static let heuristicallyCacheableStatuses: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
+}

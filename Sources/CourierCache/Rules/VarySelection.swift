@@ -1,0 +1,91 @@
+import HTTPTypes
+
+/// The request header values a stored response was selected by (its `Vary` header, RFC 9111 §4.1).
+///
+/// Names are lowercased; values are normalised (trimmed, inner whitespace collapsed, list
+/// elements joined with `", "`; several field lines are combined). A name in ``names`` without
+/// an entry in ``values`` means the original request did not carry that field, and it then only
+/// matches requests that lack it too.
+public struct VarySelection: Sendable, Hashable, Codable {
+    /// The lowercased, sorted, de-duplicated field names listed by `Vary`.
+    public let names: [String]
+    /// The normalised request values by lowercased name; absent fields have no entry.
+    public let values: [String: String]
+
+    /// A selection for a response without `Vary`: it matches every request.
+    public static let none = VarySelection(names: [], values: [:])
+
+    /// Creates a selection from names and values (names are lowercased; values kept as given).
+    public init(names: [String], values: [String: String]) {
+        let lowered = Set(names.map { $0.lowercased() })
+        self.names = lowered.sorted()
+        var filtered: [String: String] = [:]
+        for (name, value) in values where lowered.contains(name.lowercased()) {
+            filtered[name.lowercased()] = value
+        }
+        self.values = filtered
+    }
+
+    /// Captures the values of `request` for the names in the `Vary` header of `response`.
+    ///
+    /// Returns `nil` when the response varies on `*` or on a malformed field name: such a
+    /// response can never be matched and must not be stored.
+    public init?(response: HTTPResponse, request: HTTPRequest) {
+        guard let names = Self.varyNames(of: response.headerFields) else { return nil }
+        var values: [String: String] = [:]
+        for name in names {
+            guard let fieldName = HTTPField.Name(name) else { return nil }
+            if let value = Self.normalizedValue(of: fieldName, in: request.headerFields) {
+                values[name] = value
+            }
+        }
+        self.init(names: names, values: values)
+    }
+
+    /// Whether `request` carries the same (normalised) values as the request this selection captured.
+    public func matches(_ request: HTTPRequest) -> Bool {
+        for name in names {
+            guard let fieldName = HTTPField.Name(name) else { return false }
+            if Self.normalizedValue(of: fieldName, in: request.headerFields) != values[name] { return false }
+        }
+        return true
+    }
+
+    /// A stable text form (sorted names, `name=value` lines) used as a database key.
+    public var canonicalKey: String {
+        names.map { name in values[name].map { "\(name)=\($0)" } ?? name }.joined(separator: "\n")
+    }
+
+    /// The lowercased names in the `Vary` fields of `fields`; `nil` for `Vary: *` or a malformed name.
+    public static func varyNames(of fields: HTTPFields) -> [String]? {
+        var names: Set<String> = []
+        for element in FieldList.elements(fields[values: .vary]) {
+            if element == "*" { return nil }
+            guard HTTPField.Name(String(element)) != nil else { return nil }
+            names.insert(element.lowercased())
+        }
+        return names.sorted()
+    }
+
+    /// The combined, whitespace-normalised value of every `name` line in `fields`; `nil` when absent.
+    static func normalizedValue(of name: HTTPField.Name, in fields: HTTPFields) -> String? {
+        let lines = fields[values: name]
+        guard !lines.isEmpty else { return nil }
+        return FieldList.elements(lines).map(collapseWhitespace).joined(separator: ", ")
+    }
+
+    private static func collapseWhitespace(_ text: Substring) -> String {
+        var result = ""
+        var pendingSpace = false
+        for character in text {
+            if character == " " || character == "\t" {
+                pendingSpace = !result.isEmpty
+            } else {
+                if pendingSpace { result.append(" ") }
+                pendingSpace = false
+                result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import HTTPTypes
+
+/// Identifies the stored responses of one resource: method, full URL (query included) and user partition.
+///
+/// Variants of the same key are told apart by their ``VarySelection``.
+public struct CacheKey: Sendable, Hashable {
+    /// The request method, e.g. `GET`.
+    public var method: String
+    /// The normalised absolute URL including the query (see ``normalizedURL(_:)``).
+    public var url: String
+    /// The identity of the user the response belongs to; `""` for anonymous requests.
+    public var partition: String
+
+    /// Creates a key from a URL, normalising it with ``normalizedURL(_:)``.
+    public init(method: String = "GET", url: URL, partition: String = "") {
+        self.init(method: method, normalizedURL: Self.normalizedURL(url), partition: partition)
+    }
+
+    /// Creates a key from an already normalised URL string, used verbatim.
+    public init(method: String = "GET", normalizedURL: String, partition: String = "") {
+        self.method = method
+        self.url = normalizedURL
+        self.partition = partition
+    }
+
+    /// Creates a key for a request; `nil` when the request has no absolute URL (scheme and authority).
+    public init?(request: HTTPRequest, partition: String = "") {
+        guard let url = request.url else { return nil }
+        self.init(method: request.method.rawValue, url: url, partition: partition)
+    }
+
+    /// Normalises a URL for use as a key: scheme and host lowercased, default port (80/443)
+    /// dropped, empty path made `/`, fragment removed; path and query kept byte for byte, in order.
+    public static func normalizedURL(_ url: URL) -> String {
+        guard var components = URLComponents(url: url.absoluteURL, resolvingAgainstBaseURL: true) else {
+            return url.absoluteString
+        }
+        let scheme = components.scheme?.lowercased()
+        components.scheme = scheme
+        if let host = components.percentEncodedHost {
+            components.percentEncodedHost = host.lowercased()
+        }
+        if let port = components.port,
+           (scheme == "http" && port == 80) || (scheme == "https" && port == 443) {
+            components.port = nil
+        }
+        if components.percentEncodedPath.isEmpty, components.host != nil {
+            components.percentEncodedPath = "/"
+        }
+        components.fragment = nil
+        return components.string ?? url.absoluteString
+    }
+}

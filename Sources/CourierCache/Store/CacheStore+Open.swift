@@ -1,0 +1,50 @@
+import Foundation
+import GRDB
+import Logging
+
+extension CacheStore {
+    /// The connection settings: a 5 s busy timeout so that several processes can share the file.
+    static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.label = "courier.cache"
+        configuration.busyMode = .timeout(5)
+        configuration.foreignKeysEnabled = true
+        return configuration
+    }
+
+    /// Opens the pool, moving a corrupt file aside and retrying once.
+    static func openRecovering(fileURL: URL, logger: Logger) throws -> DatabasePool {
+        try FileManager.default.createDirectory(
+            at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            return try openPool(fileURL: fileURL)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
+            let aside = try moveAside(fileURL)
+            logger.warning(
+                "Cache database corrupt; moved aside and recreated",
+                metadata: ["path": "\(fileURL.path)", "aside": "\(aside.path)", "error": "\(error.resultCode)"])
+            return try openPool(fileURL: fileURL)
+        }
+    }
+
+    private static func openPool(fileURL: URL) throws -> DatabasePool {
+        // DatabasePool always runs in WAL mode (setting journal_mode inside a transaction would be ignored).
+        let pool = try DatabasePool(path: fileURL.path, configuration: configuration())
+        try migrator.migrate(pool)
+        return pool
+    }
+
+    /// Moves the database and its `-wal` / `-shm` files to `<name>.corrupt-<ms>`; returns the new database URL.
+    static func moveAside(_ fileURL: URL) throws -> URL {
+        let stamp = Int((Date().timeIntervalSince1970 * 1000).rounded())
+        let aside = fileURL.deletingLastPathComponent()
+            .appendingPathComponent("\(fileURL.lastPathComponent).corrupt-\(stamp)")
+        let manager = FileManager.default
+        for suffix in ["", "-wal", "-shm"] {
+            let source = URL(fileURLWithPath: fileURL.path + suffix)
+            guard manager.fileExists(atPath: source.path) else { continue }
+            try manager.moveItem(at: source, to: URL(fileURLWithPath: aside.path + suffix))
+        }
+        return aside
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import GRDB
+
+extension CacheStore {
+    /// Every stored variant of `key`, metadata only (no body is loaded).
+    ///
+    /// Rows that fail to decode (a damaged or foreign file) are skipped, never trapped on.
+    /// Pick the variant with ``CacheRules/selectVariant(for:among:)``.
+    public func variants(for key: CacheKey) async throws -> [CachedMetadata] {
+        try await writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT \(Self.metadataColumns) FROM entry WHERE partitionKey = ? AND url = ? AND method = ? ORDER BY id",
+                arguments: [key.partition, key.url, key.method]
+            ).compactMap(Self.metadata(from:))
+        }
+    }
+
+    /// The body of a variant; `nil` when the variant has been replaced or removed since `entry` was read.
+    public func body(for entry: CachedMetadata) async throws -> Data? {
+        try await writer.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT data FROM body WHERE entryId = ?", arguments: [entry.id])
+            guard let row else { return nil }
+            return (try? row.decode(Data?.self, forColumn: "data")).flatMap { $0 } ?? Data()
+        }
+    }
+
+    /// Every stored variant of every method for `url` in `partition`, metadata only.
+    public func variants(url: URL, partition: String) async throws -> [CachedMetadata] {
+        let normalized = CacheKey.normalizedURL(url)
+        return try await writer.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT \(Self.metadataColumns) FROM entry WHERE partitionKey = ? AND url = ? ORDER BY id",
+                arguments: [partition, normalized]
+            ).compactMap(Self.metadata(from:))
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import GRDB
+
+extension CacheStore {
+    /// Removes every variant of `key`; returns how many.
+    @discardableResult
+    public func remove(_ key: CacheKey) async throws -> Int {
+        try await delete(
+            "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ?", [key.partition, key.url, key.method])
+    }
+
+    /// Removes every method and variant stored for `url` (normalised) in `partition`; returns how many.
+    ///
+    /// Use it with ``CacheRules/invalidationTargets(request:response:)`` after an unsafe request.
+    @discardableResult
+    public func remove(url: URL, partition: String) async throws -> Int {
+        try await delete("DELETE FROM entry WHERE partitionKey = ? AND url = ?", [partition, CacheKey.normalizedURL(url)])
+    }
+
+    /// Removes everything stored for one user (e.g. on logout); returns how many variants.
+    @discardableResult
+    public func removeAll(partition: String) async throws -> Int {
+        try await delete("DELETE FROM entry WHERE partitionKey = ?", [partition])
+    }
+
+    /// Removes every variant of every user; returns how many.
+    @discardableResult
+    public func clear() async throws -> Int {
+        try await delete("DELETE FROM entry", [])
+    }
+
+    private func delete(_ sql: String, _ arguments: StatementArguments) async throws -> Int {
+        try await writer.write { db in
+            try db.execute(sql: sql, arguments: arguments)
+            return db.changesCount
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import GRDB
+
+extension CacheStore {
+    /// The schema migrations, applied in order on open.
+    ///
+    /// `entry` holds metadata only, so freshness checks never touch bodies; `body` holds one blob
+    /// per entry and disappears with it (`ON DELETE CASCADE`). `AUTOINCREMENT` ids are never
+    /// reused, so a replaced variant can never be confused with its successor.
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE entry (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    method TEXT NOT NULL,
+                    url TEXT NOT NULL,
+                    partitionKey TEXT NOT NULL,
+                    varyKey TEXT NOT NULL,
+                    vary BLOB NOT NULL,
+                    status INTEGER NOT NULL,
+                    headers BLOB NOT NULL,
+                    requestTime REAL NOT NULL,
+                    responseTime REAL NOT NULL,
+                    bodySize INTEGER NOT NULL,
+                    metaSize INTEGER NOT NULL,
+                    storedAt REAL NOT NULL,
+                    lastAccess REAL NOT NULL,
+                    accessOrder INTEGER NOT NULL,
+                    UNIQUE (partitionKey, url, method, varyKey)
+                );
+                CREATE INDEX entry_accessOrder ON entry(accessOrder);
+                CREATE TABLE body (
+                    entryId INTEGER PRIMARY KEY REFERENCES entry(id) ON DELETE CASCADE,
+                    data BLOB NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }()
+}

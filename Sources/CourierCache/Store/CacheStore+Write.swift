@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+import HTTPTypes
+import Logging
+
+extension CacheStore {
+    /// Stores a response, replacing the variant of `key` with the same vary selection, then evicts LRU variants.
+    ///
+    /// Metadata and body are written in one transaction, so a crash never leaves an entry without
+    /// its full body. If the variant (body plus approximate metadata) is larger than
+    /// ``maximumSize`` it is not stored, and the variant it would have replaced is removed (it is
+    /// outdated by the newer response). After writing, least-recently-used variants (stored,
+    /// touched or revalidated longest ago) are evicted until the total fits ``maximumSize``.
+    /// - Returns: the stored variant's metadata, or `nil` when it was too large to store.
+    /// - Throws: `CacheStoreError.invalidStatus` for a status outside `100...999`, or a database error.
+    @discardableResult
+    public func store(
+        key: CacheKey, varySelection: VarySelection, status: Int, headers: HTTPFields, body: Data,
+        requestTime: Date, responseTime: Date
+    ) async throws -> CachedMetadata? {
+        guard (100...999).contains(status) else { throw CacheStoreError.invalidStatus(status) }
+        let varyData = try JSONEncoder().encode(varySelection)
+        let headerData = try HeaderCoding.encode(headers)
+        let metaSize = Self.metadataSize(key: key, varyData: varyData, headerData: headerData)
+        let limit = maximumSize
+        // Dates go through `timeIntervalSince1970` exactly as they are stored, so the returned
+        // metadata equals what a later read decodes.
+        let now = Date().timeIntervalSince1970
+        let requested = requestTime.timeIntervalSince1970
+        let responded = responseTime.timeIntervalSince1970
+        let (stored, evicted) = try await writer.write { db -> (CachedMetadata?, Int) in
+            try db.execute(
+                sql: "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ? AND varyKey = ?",
+                arguments: [key.partition, key.url, key.method, varySelection.canonicalKey])
+            guard body.count + metaSize <= limit else { return (nil, 0) }
+            try db.execute(
+                sql: """
+                    INSERT INTO entry (method, url, partitionKey, varyKey, vary, status, headers, requestTime, responseTime,
+                                       bodySize, metaSize, storedAt, lastAccess, accessOrder)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(accessOrder), 0) + 1 FROM entry))
+                    """,
+                arguments: [
+                    key.method, key.url, key.partition, varySelection.canonicalKey, varyData, status, headerData,
+                    requested, responded, body.count, metaSize, now, now,
+                ])
+            let id = db.lastInsertedRowID
+            try db.execute(sql: "INSERT INTO body (entryId, data) VALUES (?, ?)", arguments: [id, body])
+            let evicted = try Self.evict(db, limit: limit, keeping: id)
+            let metadata = CachedMetadata(
+                id: id, key: key, varySelection: varySelection, status: status, headers: headers,
+                requestTime: Date(timeIntervalSince1970: requested), responseTime: Date(timeIntervalSince1970: responded),
+                bodySize: body.count, storedAt: Date(timeIntervalSince1970: now), lastAccess: Date(timeIntervalSince1970: now))
+            return (metadata, evicted)
+        }
+        if evicted > 0 { counters.add(evictions: evicted) }
+        return stored
+    }
+
+    /// Replaces the headers and times of a variant after a `304 Not Modified`, and marks it recently used.
+    ///
+    /// Pass the result of ``CacheRules/merge(stored:notModified:)`` and the 304's request and
+    /// response times. - Returns: `false` when the variant no longer exists.
+    @discardableResult
+    public func updateHeaders(
+        of entry: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date
+    ) async throws -> Bool {
+        let headerData = try HeaderCoding.encode(headers)
+        let varyData = try JSONEncoder().encode(entry.varySelection)
+        let metaSize = Self.metadataSize(key: entry.key, varyData: varyData, headerData: headerData)
+        let now = Date().timeIntervalSince1970
+        return try await writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE entry SET headers = ?, requestTime = ?, responseTime = ?, metaSize = ?, lastAccess = ?,
+                        accessOrder = (SELECT COALESCE(MAX(accessOrder), 0) + 1 FROM entry)
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    headerData, requestTime.timeIntervalSince1970, responseTime.timeIntervalSince1970, metaSize, now, entry.id,
+                ])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Marks a variant as just used, so LRU eviction takes it last; best effort, failures are only logged.
+    public func touch(_ entry: CachedMetadata) async {
+        let now = Date().timeIntervalSince1970
+        do {
+            try await writer.write { db in
+                try db.execute(
+                    sql: """
+                        UPDATE entry SET lastAccess = ?, accessOrder = (SELECT COALESCE(MAX(accessOrder), 0) + 1 FROM entry)
+                        WHERE id = ?
+                        """,
+                    arguments: [now, entry.id])
+            }
+        } catch {
+            logger.debug("Cache touch failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Deletes least-recently-used entries (never `keeping`) until the total fits `limit`; returns how many.
+    static func evict(_ db: Database, limit: Int, keeping: Int64) throws -> Int {
+        var total = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(bodySize + metaSize), 0) FROM entry") ?? 0
+        guard total > limit else { return 0 }
+        var victims: [Int64] = []
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT id, bodySize + metaSize AS size FROM entry WHERE id != ? ORDER BY accessOrder, id",
+            arguments: [keeping])
+        while total > limit, let row = try rows.next() {
+            victims.append(try row.decode(Int64.self, forColumn: "id"))
+            total -= (try? row.decode(Int.self, forColumn: "size")) ?? 0
+        }
+        for chunk in stride(from: 0, to: victims.count, by: 500) {
+            let ids = victims[chunk..<min(chunk + 500, victims.count)]
+            try db.execute(
+                sql: "DELETE FROM entry WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
+                arguments: StatementArguments(Array(ids)))
+        }
+        return victims.count
+    }
+}
+
+/// Errors the store throws for invalid input (database failures are GRDB `DatabaseError`s).
+public enum CacheStoreError: Error, Sendable, Hashable {
+    /// The status code is outside `100...999`.
+    case invalidStatus(Int)
+}

@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+import Logging
+
+/// The persistent HTTP cache storage: one SQLite file in WAL mode, metadata and bodies in separate tables.
+///
+/// All methods are `async` and run on GRDB's own queues, never blocking the cooperative thread
+/// pool. Reading metadata (``variants(for:)``) never loads a body; ``body(for:)`` does, on demand.
+/// Writing a variant stores its metadata and body in one transaction, then evicts the least
+/// recently used variants while the total size exceeds ``maximumSize``. Several `CacheStore`
+/// instances — in one process or several — may share the file (WAL, 5 s busy timeout).
+public final class CacheStore: Sendable {
+    /// The size limit in bytes (bodies plus approximate metadata).
+    public let maximumSize: Int
+    /// Where the database lives; `nil` for an in-memory store.
+    public let fileURL: URL?
+
+    let writer: any DatabaseWriter
+    let logger: Logger
+    let counters = StoreCounters()
+
+    /// Opens (or creates) the cache database at `fileURL`, recovering from a corrupt file.
+    ///
+    /// If the file is not a database or is corrupt (`SQLITE_NOTADB` / `SQLITE_CORRUPT`), it is moved
+    /// aside with its `-wal`/`-shm` files to `<name>.corrupt-<milliseconds>` (the journals keep their
+    /// suffix after it), a warning is logged, and a fresh database is created.
+    /// - Parameters:
+    ///   - fileURL: the SQLite file; missing parent directories are created.
+    ///   - maximumSize: the size limit in bytes; a variant larger than this is never stored.
+    ///   - logger: where to report recovery and best-effort failures; silent by default.
+    /// - Throws: a `DatabaseError` or file-system error when the database cannot be opened even after recovery.
+    public init(
+        fileURL: URL, maximumSize: Int,
+        logger: Logger = Logger(label: "courier.cache", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws {
+        self.maximumSize = maximumSize
+        self.fileURL = fileURL
+        self.logger = logger
+        self.writer = try Self.openRecovering(fileURL: fileURL, logger: logger)
+    }
+
+    private init(writer: any DatabaseWriter, maximumSize: Int, logger: Logger) {
+        self.maximumSize = maximumSize
+        self.fileURL = nil
+        self.logger = logger
+        self.writer = writer
+    }
+
+    /// Creates an ephemeral store in memory, for tests and sessions that must leave no trace.
+    public static func inMemory(
+        maximumSize: Int,
+        logger: Logger = Logger(label: "courier.cache", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws -> CacheStore {
+        let queue = try DatabaseQueue(configuration: Self.configuration())
+        try Self.migrator.migrate(queue)
+        return CacheStore(writer: queue, maximumSize: maximumSize, logger: logger)
+    }
+
+    /// Records that a request was answered from the cache.
+    public func recordHit() { counters.add(hits: 1) }
+
+    /// Records that a request could not be answered from the cache.
+    public func recordMiss() { counters.add(misses: 1) }
+
+    /// The counters of this instance and the current size of the database.
+    public func statistics() async throws -> CacheStatistics {
+        let (count, bytes) = try await writer.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS n, COALESCE(SUM(bodySize + metaSize), 0) AS bytes FROM entry")
+            return (try row?.decode(Int.self, forColumn: "n") ?? 0, try row?.decode(Int.self, forColumn: "bytes") ?? 0)
+        }
+        let snapshot = counters.snapshot
+        return CacheStatistics(
+            hits: snapshot.hits, misses: snapshot.misses, evictions: snapshot.evictions, entryCount: count, totalBytes: bytes)
+    }
+}

@@ -1,0 +1,128 @@
+import CourierCache
+import Foundation
+import GRDB
+import HTTPTypes
+import Testing
+
+@Suite struct ConcurrencyTests {
+    @Test func manyTasksStoreAndReadAtOnce() async throws {
+        try await StoreFixtures.withTemporaryDirectory { directory in
+            let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 50_000_000)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<64 {
+                    group.addTask {
+                        let key = StoreFixtures.key("item\(index % 16)", partition: "p\(index % 3)")
+                        let body = Data("body-\(index)".utf8)
+                        let stored = try #require(try await StoreFixtures.put(store, key, body: body))
+                        await store.touch(stored)
+                        for variant in try await store.variants(for: key) {
+                            // Either this task's body or one that replaced it; never a torn read.
+                            if let read = try await store.body(for: variant) {
+                                #expect(read.starts(with: Data("body-".utf8)))
+                            }
+                        }
+                        store.recordHit()
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let statistics = try await store.statistics()
+            #expect(statistics.hits == 64)
+            #expect(statistics.entryCount == 48)
+        }
+    }
+
+    @Test func twoStoresOnOneFileWriteConcurrently() async throws {
+        try await StoreFixtures.withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("shared.sqlite")
+            let first = try CacheStore(fileURL: file, maximumSize: 50_000_000)
+            let second = try CacheStore(fileURL: file, maximumSize: 50_000_000)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (name, store) in [("first", first), ("second", second)] {
+                    group.addTask {
+                        for index in 0..<40 {
+                            try await StoreFixtures.put(store, StoreFixtures.key("\(name)/\(index)"), body: StoreFixtures.randomBody(2000))
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await first.statistics().entryCount == 80)
+            let written = try #require(try await first.variants(for: StoreFixtures.key("second/39")).first)
+            #expect(try await first.body(for: written)?.count == 2000)
+        }
+    }
+
+    #if os(Linux) || os(macOS)
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
+    func anotherProcessWritesWhileTheStoreWorks() async throws {
+        try await StoreFixtures.withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("shared.sqlite")
+            let store = try CacheStore(fileURL: file, maximumSize: 50_000_000)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = ["-c", Self.pythonWriter, file.path, "60"]
+            let exit = ProcessExit()
+            process.terminationHandler = { exit.finish($0.terminationStatus) }
+            try process.run()
+            for index in 0..<60 {
+                try await StoreFixtures.put(store, StoreFixtures.key("swift/\(index)"), body: StoreFixtures.randomBody(1000))
+                _ = try await store.variants(for: StoreFixtures.key("python/\(index)"))
+            }
+            #expect(await exit.status() == 0)
+            #expect(try await store.statistics().entryCount == 120)
+            let fromPython = try #require(try await store.variants(for: StoreFixtures.key("python/59", partition: "py")).first)
+            #expect(fromPython.headers[values: .contentType] == ["text/plain"])
+            #expect(try await store.body(for: fromPython) == Data("python body 59\0end".utf8))
+        }
+    }
+
+    /// Inserts N entries with bodies, one IMMEDIATE transaction each, into the file given as argv[1].
+    static let pythonWriter = """
+        import sqlite3, sys, json, time
+        db = sqlite3.connect(sys.argv[1], timeout=10, isolation_level=None)
+        db.execute("PRAGMA foreign_keys = ON")
+        vary = json.dumps({"names": [], "values": {}}).encode()
+        headers = json.dumps([["Content-Type", "text/plain"]]).encode()
+        for i in range(int(sys.argv[2])):
+            body = ("python body %d\\0end" % i).encode()
+            db.execute("BEGIN IMMEDIATE")
+            cur = db.execute(
+                "INSERT INTO entry (method, url, partitionKey, varyKey, vary, status, headers, requestTime, responseTime,"
+                " bodySize, metaSize, storedAt, lastAccess, accessOrder) VALUES ('GET', ?, 'py', '', ?, 200, ?, ?, ?, ?, 200, ?, ?,"
+                " (SELECT COALESCE(MAX(accessOrder), 0) + 1 FROM entry))",
+                ("https://api.example.com/python/%d" % i, vary, headers, time.time(), time.time(), len(body), time.time(), time.time()))
+            db.execute("INSERT INTO body (entryId, data) VALUES (?, ?)", (cur.lastrowid, body))
+            db.execute("COMMIT")
+            time.sleep(0.002)
+        db.close()
+        """
+    #endif
+}
+
+/// Bridges a process termination handler to async code.
+final class ProcessExit: @unchecked Sendable {
+    // @unchecked Sendable is safe: `code` and `waiter` are only read and written inside `lock`.
+    private let lock = NSLock()
+    private var code: Int32?
+    private var waiter: CheckedContinuation<Int32, Never>?
+
+    func finish(_ status: Int32) {
+        lock.lock()
+        code = status
+        let resume = waiter
+        waiter = nil
+        lock.unlock()
+        resume?.resume(returning: status)
+    }
+
+    func status() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            let ready = code
+            if ready == nil { waiter = continuation }
+            lock.unlock()
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+}

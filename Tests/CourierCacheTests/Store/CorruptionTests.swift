@@ -1,0 +1,92 @@
+import CourierCache
+import Foundation
+import GRDB
+import Logging
+import Testing
+
+@Suite struct CorruptionTests {
+    private func asideFiles(in directory: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".corrupt-") }.sorted()
+    }
+
+    @Test(arguments: [
+        Data(repeating: 0xAB, count: 8192),
+        Data("this is definitely not an SQLite database, just some text".utf8),
+        Data("SQLite format 3\0".utf8) + Data(repeating: 0xFF, count: 4096),
+    ])
+    func garbageFileIsMovedAsideAndReplaced(garbage: Data) async throws {
+        try await StoreFixtures.withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("cache.sqlite")
+            try garbage.write(to: file)
+            // A garbage journal beside it (SQLite discards an invalid WAL itself, or it moves aside too).
+            try Data(repeating: 0x11, count: 100).write(to: URL(fileURLWithPath: file.path + "-wal"))
+            let messages = LogRecorder()
+            let logger = Logger(label: "test") { _ in messages }
+            let store = try CacheStore(fileURL: file, maximumSize: 1_000_000, logger: logger)
+            try await StoreFixtures.put(store, StoreFixtures.key(), body: Data("fresh".utf8))
+            #expect(try await store.variants(for: StoreFixtures.key()).count == 1)
+            let aside = try asideFiles(in: directory)
+            let database = try #require(aside.first { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
+            #expect(aside.allSatisfy { $0.hasPrefix(database) })
+            #expect(try Data(contentsOf: directory.appendingPathComponent(database)) == garbage)
+            #expect(messages.levels.contains(.warning))
+        }
+    }
+
+    @Test func healthyFileIsNotMovedAside() async throws {
+        try await StoreFixtures.withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("cache.sqlite")
+            _ = try CacheStore(fileURL: file, maximumSize: 1000)
+            _ = try CacheStore(fileURL: file, maximumSize: 1000)
+            #expect(try asideFiles(in: directory).isEmpty)
+        }
+    }
+
+    @Test func undecodableRowsAreSkippedNotTrappedOn() async throws {
+        try await StoreFixtures.withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("cache.sqlite")
+            let store = try CacheStore(fileURL: file, maximumSize: 1_000_000)
+            let key = StoreFixtures.key()
+            try await StoreFixtures.put(store, key, body: Data("ok".utf8))
+            // Another writer (a foreign tool, an older version) damages a second row of the same key.
+            let foreign = try DatabaseQueue(path: file.path)
+            try await foreign.write { db in
+                try db.execute(sql: """
+                    INSERT INTO entry (method, url, partitionKey, varyKey, vary, status, headers, requestTime, responseTime,
+                                       bodySize, metaSize, storedAt, lastAccess, accessOrder)
+                    VALUES ('GET', ?, '', 'x', 'not json', 99999, 'garbage', 'soon', 0, 0, 0, 0, 0, 0)
+                    """, arguments: [key.url])
+            }
+            let variants = try await store.variants(for: key)
+            #expect(variants.count == 1)
+            #expect(try await store.body(for: try #require(variants.first)) == Data("ok".utf8))
+        }
+    }
+}
+
+/// A log handler that remembers the levels it saw.
+final class LogRecorder: LogHandler, @unchecked Sendable {
+    // @unchecked Sendable is safe: the only mutable state, `recorded`, is guarded by `lock`;
+    // `metadata` and `logLevel` are only set during logger set-up, before the handler is shared.
+    private let lock = NSLock()
+    private var recorded: [Logger.Level] = []
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    var levels: [Logger.Level] {
+        lock.lock()
+        defer { lock.unlock() }
+        return recorded
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        lock.lock()
+        defer { lock.unlock() }
+        recorded.append(event.level)
+    }
+}

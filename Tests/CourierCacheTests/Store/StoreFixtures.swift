@@ -1,0 +1,47 @@
+import CourierCache
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Helpers shared by the store tests: temporary directories, keys and random bodies.
+enum StoreFixtures {
+    static let t0 = Date(timeIntervalSince1970: 1_700_000_000.25)
+
+    /// Runs `body` with a fresh temporary directory, removed afterwards.
+    static func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("courier-cache-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try await body(directory)
+    }
+
+    /// A key for `https://api.example.com/<path>`.
+    static func key(_ path: String = "items?page=1", method: String = "GET", partition: String = "") -> CacheKey {
+        CacheKey(method: method, normalizedURL: "https://api.example.com/\(path)", partition: partition)
+    }
+
+    /// Random bytes, always containing NUL bytes.
+    static func randomBody(_ count: Int) -> Data {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        if count > 2 { bytes[0] = 0; bytes[count / 2] = 0 }
+        return Data(bytes)
+    }
+
+    /// Typical stored headers, with a duplicated field to check order and duplicates survive.
+    static let headers = RuleFixtures.fields([
+        ("Content-Type", "application/octet-stream"), ("Cache-Control", "max-age=60"), ("ETag", "\"abc\""),
+        ("Set-Cookie", "a=1"), ("Set-Cookie", "b=2"),
+    ])
+
+    /// Stores `body` under `key` with default metadata.
+    @discardableResult
+    static func put(
+        _ store: CacheStore, _ key: CacheKey, body: Data, vary: VarySelection = .none, headers: HTTPFields = headers
+    ) async throws -> CachedMetadata? {
+        try await store.store(
+            key: key, varySelection: vary, status: 200, headers: headers, body: body,
+            requestTime: t0, responseTime: t0.addingTimeInterval(0.5))
+    }
+}

@@ -1,0 +1,152 @@
+import Courier
+import CourierExamples
+import CourierTesting
+import Dispatch
+import Foundation
+import Logging
+import Testing
+
+@Suite struct CallAndCredentialTests {
+    /// A transport that waits until cancelled, like a server that never answers.
+    private static let hanging = StubTransport { _, _ in
+        try await Task.sleep(for: .seconds(30))
+        return (HTTPResponse(status: .ok), Data("{}".utf8))
+    }
+
+    @Test func completionHandlersDeliverOnTheChosenQueue() async throws {
+        let (client, _) = stubClient(body: #"{"id":1,"title":"a"}"#)
+        let queue = DispatchQueue(label: "delivery")
+        let key = DispatchSpecificKey<String>()
+        queue.setSpecific(key: key, value: "delivery")
+        let (value, onQueue) = await withCheckedContinuation { continuation in
+            client.send(TestEndpoint<Item>(), queue: queue) { result in
+                continuation.resume(returning: (try? result.get(), DispatchQueue.getSpecific(key: key) == "delivery"))
+            }
+        }
+        #expect(value == Item(id: 1, title: "a"))
+        #expect(onQueue)
+    }
+
+    @Test func cancellingACallReportsCancelledExactlyOnceAndPromptly() async throws {
+        let client = Client(baseURL: stubBaseURL, transport: Self.hanging)
+        let deliveries = Locked<[Result<Item, CourierError>]>([])
+        let started = ContinuousClock.now
+        let handle = client.send(TestEndpoint<Item>(), queue: .global()) { result in deliveries.withLock { $0.append(result) } }
+        try await Task.sleep(for: .milliseconds(50))
+        handle.cancel()
+        handle.cancel()
+        try await Task.sleep(for: .milliseconds(200))
+        let results = deliveries.current
+        #expect(results.count == 1)
+        let error = try #require(results.first.flatMap { result -> CourierError? in
+            if case .failure(let error) = result { return error }
+            return nil
+        })
+        #expect(error.isCancelled)
+        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(handle.isFinished)
+    }
+
+    @Test func cancellingAnAsyncCallThrowsCancelled() async throws {
+        let client = Client(baseURL: stubBaseURL, transport: Self.hanging)
+        let task = Task { try await client.send(TestEndpoint<Item>()) }
+        try await Task.sleep(for: .milliseconds(50))
+        task.cancel()
+        let error = await #expect(throws: CourierError.self) { try await task.value }
+        #expect(error?.kind == .cancelled)
+    }
+
+    @Test func aSlowResponseTimesOutWithTheEndpointsTimeout() async throws {
+        struct Quick: Endpoint {
+            typealias Response = JSON
+            var path: EndpointPath { "/slow" }
+            var timeout: Duration? { .milliseconds(100) }
+        }
+        let client = Client(baseURL: stubBaseURL, transport: Self.hanging)
+        let started = ContinuousClock.now
+        let error = await #expect(throws: CourierError.self) { try await client.send(Quick()) }
+        #expect(error?.kind == .timedOut)
+        #expect(ContinuousClock.now - started < .seconds(2))
+    }
+
+    @Test func credentialsGoInHeadersOfEveryRequestAndSigningOutRemovesThem() async throws {
+        let store = CredentialStore(.authToken("secret-token", userID: "u1"))
+        let transport = StubTransport.answering(body: #"{"success":true}"#)
+        let client = Client.rocketChat(baseURL: stubBaseURL, credentials: store, transport: transport)
+        _ = try await client.send(ThreadRequest.delete(threadID: "t1"))
+        let signed = try #require(transport.requests.last?.request)
+        #expect(signed.headerFields[.xAuthToken] == "secret-token")
+        #expect(signed.headerFields[.xUserID] == "u1")
+        #expect(signed.path?.contains("secret-token") == false)
+
+        let signedOut = Locked<String?>(nil)
+        store.onSignOut { identity in signedOut.withLock { $0 = identity } }
+        store.signOut()
+        #expect(signedOut.current == "u1")
+        _ = try await client.send(ThreadRequest.delete(threadID: "t1"))
+        let anonymous = try #require(transport.requests.last?.request)
+        #expect(anonymous.headerFields[.xAuthToken] == nil)
+    }
+
+    @Test func endpointsCanOptOutOfCredentials() async throws {
+        struct Public: Endpoint {
+            typealias Response = JSON
+            var path: EndpointPath { "/public" }
+            var requiresAuthentication: Bool { false }
+        }
+        let transport = StubTransport.answering(body: "{}")
+        let client = Client(baseURL: stubBaseURL, transport: transport, middlewares: [CredentialsMiddleware(provider: CredentialStore(.bearer("t", identity: "u")))])
+        _ = try await client.send(Public())
+        #expect(transport.requests.first?.request.headerFields[.authorization] == nil)
+    }
+
+    @Test func theTimingLogWritesOneLinePerRequest() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("timing-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let transport = StubTransport { request, _ in
+            request.path == "/missing" ? (HTTPResponse(status: .notFound), Data()) : (HTTPResponse(status: .ok), Data(#"{"id":1,"title":"a"}"#.utf8))
+        }
+        let client = Client(baseURL: stubBaseURL, transport: transport, middlewares: [try TimingLogMiddleware(fileURL: file)])
+        _ = try await client.send(TestEndpoint<Item>())
+        _ = try? await client.send(TestEndpoint<Item>(path: "/missing"))
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        #expect(lines.count == 2)
+        #expect(lines[0][1...3] == ["GET", "TestEndpoint", "200"])
+        #expect(lines[0][5] == "20")
+        #expect(lines[0][6] == "network")
+        #expect(lines[1][3] == "404")
+    }
+
+    @Test func loggingRedactsSecretsAndIsSilentByDefault() async throws {
+        let sink = LogSink()
+        var logger = Logger(label: "test") { _ in sink }
+        logger.logLevel = .debug
+        let transport = StubTransport.answering(body: "{}")
+        let client = Client(
+            baseURL: stubBaseURL, transport: transport,
+            middlewares: [LoggingMiddleware(logger: logger), CredentialsMiddleware(provider: CredentialStore(.bearer("s3cr3t", identity: "u")))]
+        )
+        _ = try await client.send(TestEndpoint<JSON>(query: ["access_token": "abc", "page": 1]))
+        let text = sink.lines.current.joined(separator: "\n")
+        #expect(text.contains("request"))
+        #expect(text.contains("access_token=REDACTED"))
+        #expect(!text.contains("abc"))
+        #expect(!text.contains("s3cr3t"))
+    }
+}
+
+/// Collects log lines in memory.
+final class LogSink: LogHandler, @unchecked Sendable {
+    // @unchecked: the only stored state shared across threads is `lines`, which is Locked;
+    // metadata and logLevel are set once before use by the test.
+    let lines = Locked<[String]>([])
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) {
+        lines.withLock { $0.append("\(event.message) \(event.metadata ?? [:])") }
+    }
+}

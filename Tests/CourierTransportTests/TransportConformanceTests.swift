@@ -1,0 +1,178 @@
+import Courier
+import CourierTesting
+import Foundation
+import Testing
+
+/// One suite, run against every transport over a real loopback server.
+@Suite struct TransportConformanceTests {
+    @Test(arguments: TransportKind.allCases)
+    func getPlacesParametersInTheQueryAndDecodes(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/items", respond: .json(#"{"id":1,"title":"café ☕"}"#))
+            let item = try await client.send(Call<Item>(parameters: ["q": "a b&c", "n": 2]))
+            #expect(item == Item(id: 1, title: "café ☕"))
+            let request = try #require(server.lastRequest)
+            #expect(request.method == "GET")
+            #expect(request.target == "/items?q=a%20b%26c&n=2")
+            #expect(request.body.isEmpty)
+            #expect(request.header("Accept") == "application/json")
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases, [HTTPRequest.Method.post, .put, .patch, .delete])
+    func methodsAndBodiesReachTheServer(kind: TransportKind, method: HTTPRequest.Method) async throws {
+        try await withServer(kind) { server, client in
+            server.route(nil, "/items", respond: .status(204))
+            _ = try await client.send(Call<Empty>(method: method, parameters: ["title": "t"]))
+            let request = try #require(server.lastRequest)
+            #expect(request.method == method.rawValue)
+            if method == .delete {
+                #expect(request.target == "/items?title=t")
+            } else {
+                #expect(request.header("Content-Type") == "application/json")
+                #expect(try JSON(data: Data(request.body))["title"]?.string == "t")
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func requestHeadersAreSentAndRepeatedResponseFieldsAreKept(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/cookies", respond: .json("{}").adding(header: "Set-Cookie", value: "a=1; Path=/").adding(header: "Set-Cookie", value: "b=2; Path=/"))
+            let response = try await client.response(for: Call<JSON>(path: "/cookies", headers: [.init("X-Trace")!: "abc"]))
+            #expect(server.lastRequest?.header("X-Trace") == "abc")
+            let cookies = response.headers[values: .setCookie]
+            switch kind {
+            case .asyncHTTPClient:
+                #expect(cookies == ["a=1; Path=/", "b=2; Path=/"])
+            case .urlSession:
+                // HTTPURLResponse keeps one value per name; both cookies must still be there.
+                let joined = cookies.joined(separator: ", ")
+                #expect(joined.contains("a=1") && joined.contains("b=2"))
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func errorStatusesCarryTheServersMessage(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/items", respond: .json(#"{"message":"Item is gone"}"#, status: 410))
+            let error = await #expect(throws: CourierError.self) { try await client.send(Call<Item>()) }
+            #expect(error?.kind == .server)
+            #expect(error?.errorDescription == "Item is gone")
+            #expect(error?.status?.code == 410)
+            #expect(error?.request?.url == server.baseURL.absoluteString + "/items")
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func anHTMLBadGatewayPageIsAnUnacceptableStatus(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/items", respond: .text("<html><h1>502 Bad Gateway</h1></html>", status: 502, contentType: "text/html"))
+            let error = await #expect(throws: CourierError.self) { try await client.send(Call<Item>()) }
+            #expect(error?.kind == .unacceptableStatus)
+            #expect(error?.bodySnippet?.contains("502 Bad Gateway") == true)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases, [
+        #"{"id":1,"title":"#, "not json", "", #"{"id":1}"#, #"{"id":1,"title":null}"#,
+    ])
+    func badPayloadsAreDecodingErrors(kind: TransportKind, body: String) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/items", respond: .json(body))
+            let error = await #expect(throws: CourierError.self) { try await client.send(Call<Item>()) }
+            #expect(error?.kind == .decodingFailed)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func nonUTF8BytesAreADecodingError(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/items", respond: .bytes([0xC3, 0x28, 0xFF, 0xFE], contentType: "application/json"))
+            let error = await #expect(throws: CourierError.self) { try await client.send(Call<Item>()) }
+            #expect(error?.kind == .decodingFailed)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aTruncatedBodyIsALostConnection(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            let body = #"{"id":1,"title":""# + String(repeating: "x", count: 4000) + #""}"#
+            server.route("GET", "/items", respond: .json(body).with(fault: .closeMidBody(afterBytes: 100)))
+            let error = await #expect(throws: CourierError.self) { try await client.send(Call<Item>()) }
+            #expect(error?.kind == .connectionLost)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aResetConnectionIsALostConnection(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/items", respond: MockResponse.status(200).with(fault: .reset))
+            let error = await #expect(throws: CourierError.self) { try await client.send(Call<Item>()) }
+            #expect(error?.kind == .connectionLost)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aRefusedConnectionIsNoConnectionAndFast(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            try await server.goDown()
+            let started = ContinuousClock.now
+            let error = await #expect(throws: CourierError.self) { try await client.send(Call<Item>()) }
+            #expect(error?.kind == .noConnection)
+            #expect(error?.errorDescription == "No Internet connection")
+            #expect(ContinuousClock.now - started < .seconds(2))
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aServerThatNeverAnswersTimesOut(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/items", respond: MockResponse.status(200).with(fault: .neverAnswer))
+            let started = ContinuousClock.now
+            let error = await #expect(throws: CourierError.self) { try await client.send(Call<Item>(timeout: .milliseconds(1200))) }
+            let elapsed = ContinuousClock.now - started
+            #expect(error?.kind == .timedOut)
+            #expect(elapsed >= .milliseconds(1100))
+            #expect(elapsed < .seconds(4))
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aBodyOverTheLimitIsRejected(kind: TransportKind) async throws {
+        try await withServer(kind, configure: { $0.maximumBodySize = 64 * 1024 }) { server, client in
+            server.route("GET", "/big", respond: .json("[" + String(repeating: "1,", count: 100_000) + "1]"))
+            let error = await #expect(throws: CourierError.self) { try await client.send(Call<[Int]>(path: "/big")) }
+            #expect(error?.kind == .bodyTooLarge)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func cancellingMidResponseIsPromptAndFreesTheConnection(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            let body = "[" + String(repeating: "1,", count: 5000) + "1]"
+            server.route("GET", "/slow", respond: .json(body).with(fault: .drip(chunkSize: 100, interval: .milliseconds(50))))
+            let task = Task { try await client.send(Call<[Int]>(path: "/slow")) }
+            try await Task.sleep(for: .milliseconds(300))
+            let started = ContinuousClock.now
+            task.cancel()
+            let error = await #expect(throws: CourierError.self) { try await task.value }
+            #expect(error?.kind == .cancelled)
+            #expect(ContinuousClock.now - started < .seconds(1))
+            #expect(await server.waitUntilConnectionsClosed(timeout: .seconds(3)))
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func manyConcurrentCallsAllSucceed(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/items/*") { request in .json(#"{"id":\#(request.path.split(separator: "/").last ?? "0"),"title":"t"}"#) }
+            let ids = try await withThrowingTaskGroup(of: Int.self) { group in
+                for id in 1...64 { group.addTask { try await client.send(Call<Item>(path: "/items/\(id)")).id } }
+                return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
+            }
+            #expect(ids == Set(1...64))
+        }
+    }
+}

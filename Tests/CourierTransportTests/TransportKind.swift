@@ -1,0 +1,54 @@
+import Courier
+import CourierAsyncHTTPClient
+import CourierTesting
+import Foundation
+
+/// Every transport Courier ships; each conformance test runs once per transport.
+enum TransportKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case urlSession
+    case asyncHTTPClient
+
+    func make() -> any ClientTransport {
+        switch self {
+        case .urlSession: URLSessionTransport()
+        case .asyncHTTPClient: AsyncHTTPClientTransport()
+        }
+    }
+
+    var testDescription: String { rawValue }
+}
+
+/// A mock server on 127.0.0.1:0 and a client for it, shut down after `body`.
+func withServer<T>(
+    _ kind: TransportKind,
+    configure: (inout Client.Configuration) -> Void = { _ in },
+    _ body: (MockServer, Client) async throws -> T
+) async throws -> T {
+    let server = try await MockServer.start()
+    let client = Client(baseURL: server.baseURL, transport: kind.make(), configure: configure)
+    do {
+        let result = try await body(server, client)
+        try await server.shutdown()
+        return result
+    } catch {
+        try? await server.shutdown()
+        throw error
+    }
+}
+
+struct Item: Codable, Sendable, Hashable {
+    var id: Int
+    var title: String
+}
+
+/// An endpoint whose pieces the tests set.
+struct Call<Response: Decodable & Sendable>: Endpoint {
+    var method: HTTPRequest.Method = .get
+    var path: EndpointPath = "/items"
+    var parameters: Parameters = .none
+    var headers: HTTPFields = [:]
+    var timeout: Duration? = nil
+    var name: String { "Call" }
+}
+
+import Testing
