@@ -23,6 +23,8 @@ public struct Client: Sendable {
     public var middlewares: [any ClientMiddleware]
     /// Headers, query items, coders, limits, timeout and policies.
     public var configuration: Configuration
+    /// Identical GETs in flight, shared by copies of this client.
+    let inFlight = InFlightCalls()
 
     /// Creates a client for a base URL.
     /// - Parameters:
@@ -86,10 +88,16 @@ public struct Client: Sendable {
             url: configuration.redaction.redact(url: absoluteURL(for: built.head.path))
         )
         do {
-            let (head, body) = try await RequestContext.$current.withValue(context) {
-                let (head, body) = try await runChain(built.head, body: built.body.map { HTTPBody($0) }, operationID: context.endpoint)
-                return (head, try await collectBody(body, limit: configuration.maximumBodySize))
+            let outcome: InFlightCalls.Outcome
+            if built.head.method == .get, policy != .withoutCache, configuration.coalescesIdenticalRequests {
+                let key = InFlightCalls.Key(
+                    head: built.head, policy: policy, requiresAuthentication: context.requiresAuthentication, timeout: context.timeout
+                )
+                outcome = try await inFlight.run(key) { try await perform(built, context: context) }
+            } else {
+                outcome = try await perform(built, context: context)
             }
+            let (head, body) = (outcome.head, outcome.body)
             // A call cancelled while the last bytes arrived must not report a success later.
             if Task.isCancelled { throw CourierError(.cancelled, detail: "The call was cancelled") }
             let value = try validateAndDecode(endpoint, head: head, body: body)
@@ -97,9 +105,9 @@ public struct Client: Sendable {
                 value: value,
                 head: head,
                 request: summary,
-                source: context.report.source,
+                source: outcome.source,
                 duration: ContinuousClock.now - started,
-                attempts: context.report.attempts,
+                attempts: outcome.attempts,
                 bodySize: body.count
             )
             return (response, body)
@@ -108,6 +116,15 @@ public struct Client: Sendable {
             failure.endpoint = failure.endpoint ?? endpoint.name
             failure.request = failure.request ?? summary
             throw failure
+        }
+    }
+
+    /// Runs the middleware chain and reads the body, with the request context set.
+    private func perform(_ built: BuiltRequest, context: RequestContext) async throws -> InFlightCalls.Outcome {
+        try await RequestContext.$current.withValue(context) {
+            let (head, body) = try await runChain(built.head, body: built.body.map { HTTPBody($0) }, operationID: context.endpoint)
+            let data = try await collectBody(body, limit: configuration.maximumBodySize)
+            return InFlightCalls.Outcome(head: head, body: data, source: context.report.source, attempts: context.report.attempts)
         }
     }
 

@@ -22,6 +22,8 @@ extension Client {
         public var errorMessagePaths: [String] = ["message", "error.message", "error_description", "error", "detail", "msg"]
         /// Sees every 2xx response with its raw body and may return an error that fails the call (SPEC R5).
         public var responseValidator: (@Sendable (ValidationInput) -> (any Error)?)?
+        /// Whether identical concurrent GETs that may use the cache share one network exchange (SPEC X3).
+        public var coalescesIdenticalRequests = true
         /// The cache policy of endpoints that do not set one.
         public var cachePolicy: CachePolicy = .withoutCache
         /// Header fields and query items whose values never appear in logs, errors or timing files.

@@ -118,6 +118,7 @@ extension ResilienceTests {
             #expect(RetryPolicy.retryAfterDelay("-5", now: now) == nil)
             #expect(RetryPolicy.retryAfterDelay("soon", now: now) == nil)
             #expect(RetryPolicy.retryAfterDelay("", now: now) == nil)
+            #expect(RetryPolicy.retryAfterDelay("99999999999999999999999", now: now) == .seconds(Int64.max))
         }
 
         @Test func anUnreadableRetryAfterFallsBackToBackoff() {
@@ -131,6 +132,10 @@ extension ResilienceTests {
             #expect(policy.decision(afterAttempt: 1, method: .get, isIdempotent: nil, status: .serviceUnavailable, retryAfter: "10").shouldRetry)
             #expect(
                 policy.decision(afterAttempt: 1, method: .get, isIdempotent: nil, status: .serviceUnavailable, retryAfter: "11")
+                    == .stop(.retryAfterTooLong)
+            )
+            #expect(
+                policy.decision(afterAttempt: 1, method: .get, isIdempotent: nil, status: .serviceUnavailable, retryAfter: "99999999999999999999999")
                     == .stop(.retryAfterTooLong)
             )
         }

@@ -197,6 +197,23 @@ extension ResilienceTests {
             #expect(calls.count == 1)
         }
 
+        @Test func aBodyThatCanBeSentOnlyOnceIsNotReplayed() async throws {
+            let refreshes = refreshes
+            let refresh = TokenRefreshMiddleware(store: store) { _ in
+                refreshes.increment()
+                return Self.fresh
+            }
+            let client = ResilienceTests.client(
+                transport(),
+                middlewares: [SingleUseBodyMiddleware(), refresh, CredentialsMiddleware(provider: store)]
+            )
+            let error = try #require(await #expect(throws: CourierError.self) { try await client.send(Call(.put, body: .text("x"))) })
+            #expect(error.status == .unauthorized)
+            #expect(calls.count == 1)
+            #expect(refreshes.count == 0)
+            #expect(store.credentials?.refreshToken == "r1")
+        }
+
         @Test func defaultPredicate() {
             let context = RequestContext(endpoint: "e", cachePolicy: .withoutCache, isIdempotent: true, timeout: .seconds(1))
             let anonymous = RequestContext(

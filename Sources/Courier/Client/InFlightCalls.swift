@@ -1,0 +1,112 @@
+import Foundation
+import HTTPTypes
+
+/// Shares one network exchange between identical concurrent GETs (SPEC X3).
+///
+/// The first caller starts the exchange in its own task; later callers with the same key wait for
+/// its outcome. Each caller may cancel alone: it stops waiting at once, and the shared exchange is
+/// cancelled only when no caller is left.
+final class InFlightCalls: Sendable {
+    /// What makes two requests identical: the whole request head plus how the call treats caches and credentials.
+    struct Key: Hashable, Sendable {
+        var head: HTTPRequest
+        var policy: CachePolicy
+        var requiresAuthentication: Bool
+        var timeout: Duration
+    }
+
+    /// The result of one exchange, shared by every caller.
+    struct Outcome: Sendable {
+        var head: HTTPResponse
+        var body: Data
+        var source: ResponseSource
+        var attempts: Int
+    }
+
+    private let calls = Locked<[Key: SharedCall]>([:])
+
+    /// Runs `operation` once for all concurrent callers with the same key.
+    func run(_ key: Key, operation: @escaping @Sendable () async throws -> Outcome) async throws -> Outcome {
+        let (call, isLeader) = calls.withLock { calls -> (SharedCall, Bool) in
+            if let existing = calls[key] { return (existing, false) }
+            let call = SharedCall()
+            calls[key] = call
+            return (call, true)
+        }
+        if isLeader {
+            // The shared task inherits the leader's task-local request context.
+            call.start { [calls] in
+                let result: Result<Outcome, any Error>
+                do { result = .success(try await operation()) } catch { result = .failure(error) }
+                calls.withLock { if $0[key] === call { $0[key] = nil } }
+                return result
+            }
+        }
+        let waiter = call.newWaiterID()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                call.wait(waiter, continuation)
+            }
+        } onCancel: {
+            if call.leave(waiter) {
+                calls.withLock { if $0[key] === call { $0[key] = nil } }
+            }
+        }
+    }
+}
+
+/// One exchange in flight and the callers waiting for it.
+private final class SharedCall: Sendable {
+    private struct State {
+        var waiters: [Int: CheckedContinuation<InFlightCalls.Outcome, any Error>] = [:]
+        var nextWaiter = 0
+        var result: Result<InFlightCalls.Outcome, any Error>?
+        var task: Task<Void, Never>?
+    }
+
+    private let state = Locked(State())
+
+    func start(_ work: @escaping @Sendable () async -> Result<InFlightCalls.Outcome, any Error>) {
+        let task = Task {
+            let result = await work()
+            let waiters = state.withLock { state in
+                state.result = result
+                defer { state.waiters = [:] }
+                return state.waiters
+            }
+            for continuation in waiters.values { continuation.resume(with: result) }
+        }
+        state.withLock { $0.task = task }
+    }
+
+    func newWaiterID() -> Int {
+        state.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+    }
+
+    /// Registers a waiter, or answers at once when the result is in or the caller is already cancelled.
+    func wait(_ id: Int, _ continuation: CheckedContinuation<InFlightCalls.Outcome, any Error>) {
+        // Checking cancellation under the lock closes the gap with `leave`, which takes the same lock.
+        let immediate = state.withLock { state -> Result<InFlightCalls.Outcome, any Error>? in
+            if let result = state.result { return result }
+            if Task.isCancelled { return .failure(CancellationError()) }
+            state.waiters[id] = continuation
+            return nil
+        }
+        if let immediate { continuation.resume(with: immediate) }
+    }
+
+    /// Removes a cancelled waiter; cancels the exchange when it was the last. Returns true in that case.
+    func leave(_ id: Int) -> Bool {
+        let (continuation, orphanedTask) = state.withLock { state in
+            let continuation = state.waiters.removeValue(forKey: id)
+            let orphaned = state.waiters.isEmpty && state.result == nil
+            return (continuation, orphaned ? state.task : nil)
+        }
+        continuation?.resume(throwing: CancellationError())
+        orphanedTask?.cancel()
+        return orphanedTask != nil
+    }
+}

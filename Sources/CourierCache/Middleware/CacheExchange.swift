@@ -1,0 +1,184 @@
+import Courier
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// One GET (or invalidating request) going through the cache: the steps of each policy.
+struct CacheExchange: Sendable {
+    typealias Network = @Sendable (HTTPRequest) async throws -> (HTTPResponse, HTTPBody?)
+
+    let cache: HTTPCache
+    let request: HTTPRequest
+    let key: CacheKey
+    let report: RequestContext.Report?
+
+    private var store: CacheStore { cache.store }
+    private var rules: CacheRules { cache.rules }
+
+    // MARK: policies
+
+    /// ``CachePolicy/cacheOnly``: any matching entry, else `504 Gateway Timeout` without the network.
+    func cachedOrGatewayTimeout() async throws -> (HTTPResponse, HTTPBody?) {
+        if let hit = try await lookup(), let served = try await serve(hit, as: isFresh(hit) ? .cache : .stale) {
+            return served
+        }
+        store.recordMiss()
+        return (HTTPResponse(status: .gatewayTimeout), HTTPBody())
+    }
+
+    /// ``CachePolicy/alwaysUseCache``: any matching entry whatever its age, else the network (stored).
+    func anyCachedOrNetwork(_ network: Network) async throws -> (HTTPResponse, HTTPBody?) {
+        if let hit = try await lookup(), let served = try await serve(hit, as: .cache) { return served }
+        store.recordMiss()
+        return try await networkAndStore(network, fallback: false)
+    }
+
+    /// ``CachePolicy/networkOnly`` and ``CachePolicy/networkFirst``: the network, stored for later;
+    /// with `fallback`, a failed network answers from the cache within the offline allowance.
+    func networkAndStore(_ network: Network, fallback: Bool) async throws -> (HTTPResponse, HTTPBody?) {
+        let requestTime = cache.clock
+        do {
+            let (response, body) = try await network(request)
+            if fallback, response.status.kind == .serverError, let stale = try await staleFallback() { return stale }
+            return try await storeIfAllowed(response, body, requestTime: requestTime, explicitPolicy: true)
+        } catch let error where fallback && Self.isNetworkFailure(error) {
+            if let stale = try await staleFallback() { return stale }
+            throw error
+        }
+    }
+
+    /// ``CachePolicy/followHTTP``: RFC 9111 freshness, validation and `stale-if-error`.
+    func followHTTP(_ network: Network) async throws -> (HTTPResponse, HTTPBody?) {
+        let hit = try await lookup()
+        let decision = rules.evaluate(request: request, stored: hit?.storedResponse, now: cache.clock)
+        switch decision {
+        case .fresh, .staleAcceptable:
+            if let hit, let served = try await serve(hit, as: sourceFor(decision)) {
+                return served
+            }
+            return try await networkAndStore(network, fallback: false)
+        case .onlyIfCachedMiss:
+            store.recordMiss()
+            return (HTTPResponse(status: .gatewayTimeout), HTTPBody())
+        case .unusable:
+            store.recordMiss()
+            return try await followHTTPNetwork(network, request: request, hit: nil)
+        case .revalidate(let conditional), .staleWhileRevalidate(_, _, let conditional):
+            // Background revalidation would need the rest of the chain after this call returns,
+            // which a middleware can't keep; stale-while-revalidate revalidates in line instead.
+            return try await followHTTPNetwork(network, request: conditional, hit: hit)
+        }
+    }
+
+    private func sourceFor(_ decision: CacheDecision) -> ResponseSource {
+        if case .staleAcceptable = decision { return .stale }
+        return .cache
+    }
+
+    private func followHTTPNetwork(_ network: Network, request outgoing: HTTPRequest, hit: CachedMetadata?) async throws -> (HTTPResponse, HTTPBody?) {
+        let requestTime = cache.clock
+        let response: HTTPResponse
+        let body: HTTPBody?
+        do {
+            (response, body) = try await network(outgoing)
+        } catch where Self.isNetworkFailure(error) {
+            if let hit, canServeStaleOnError(hit), let served = try await serve(hit, as: .stale) { return served }
+            throw error
+        }
+        if let hit, response.status == .notModified {
+            return try await revalidated(hit, by: response, requestTime: requestTime, network: network)
+        }
+        if let hit, response.status.kind == .serverError, canServeStaleOnError(hit), let served = try await serve(hit, as: .stale) {
+            return served
+        }
+        return try await storeIfAllowed(response, body, requestTime: requestTime, explicitPolicy: false)
+    }
+
+    /// A 304: refresh the stored headers and serve the stored body.
+    private func revalidated(_ hit: CachedMetadata, by notModified: HTTPResponse, requestTime: Date, network: Network) async throws -> (HTTPResponse, HTTPBody?) {
+        let merged = rules.merge(stored: hit.headers, notModified: notModified.headerFields)
+        let responseTime = cache.clock
+        _ = try? await store.updateHeaders(of: hit, headers: merged, requestTime: requestTime, responseTime: responseTime)
+        guard let bytes = try? await store.body(for: hit) else {
+            // The entry vanished meanwhile (evicted, or replaced by another process): ask again, unconditionally.
+            return try await networkAndStore(network, fallback: false)
+        }
+        store.recordHit()
+        report?.source = .revalidated
+        return (HTTPResponse(status: .init(code: hit.status), headerFields: merged), HTTPBody(bytes))
+    }
+
+    /// After a successful unsafe request, the stored entries of its URL (and Location targets) go.
+    func invalidateAfter(_ response: HTTPResponse) async {
+        guard rules.invalidates(method: request.method, status: response.status) else { return }
+        var urls = [key.url]
+        if let absolute = URL(string: key.url) {
+            let full = HTTPRequest(method: request.method, scheme: absolute.scheme, authority: absolute.host.map { host in
+                absolute.port.map { "\(host):\($0)" } ?? host
+            }, path: request.path, headerFields: request.headerFields)
+            urls += rules.invalidationTargets(request: full, response: response).map(CacheKey.normalizedURL)
+        }
+        for url in Set(urls) {
+            if let parsed = URL(string: url) { _ = try? await store.remove(url: parsed, partition: key.partition) }
+        }
+    }
+
+    // MARK: steps
+
+    /// The stored variant matching this request's `Vary` fields, or nil. A broken store is a miss.
+    private func lookup() async throws -> CachedMetadata? {
+        guard let variants = try? await store.variants(for: key), !variants.isEmpty else { return nil }
+        return rules.selectVariant(for: request, among: variants)
+    }
+
+    /// The stored response with its body, or nil when the body is gone.
+    private func serve(_ hit: CachedMetadata, as source: ResponseSource) async throws -> (HTTPResponse, HTTPBody?)? {
+        guard let bytes = try? await store.body(for: hit) else { return nil }
+        await store.touch(hit)
+        store.recordHit()
+        report?.source = source
+        return (rules.servedResponse(for: hit.storedResponse, now: cache.clock), HTTPBody(bytes))
+    }
+
+    private func isFresh(_ hit: CachedMetadata) -> Bool { rules.isFresh(hit.storedResponse, now: cache.clock) }
+
+    private func canServeStaleOnError(_ hit: CachedMetadata) -> Bool {
+        rules.canServeStaleOnError(
+            stored: hit.storedResponse, now: cache.clock,
+            requestDirectives: CacheControl(request: request.headerFields), extraAllowance: cache.offlineAllowance
+        )
+    }
+
+    private func staleFallback() async throws -> (HTTPResponse, HTTPBody?)? {
+        guard let hit = try await lookup(), canServeStaleOnError(hit) else { return nil }
+        return try await serve(hit, as: .stale)
+    }
+
+    /// Stores a response the rules (or, for explicit app policies, a 2xx without `no-store`) allow.
+    private func storeIfAllowed(_ response: HTTPResponse, _ body: HTTPBody?, requestTime: Date, explicitPolicy: Bool) async throws -> (HTTPResponse, HTTPBody?) {
+        let storable: Bool
+        if explicitPolicy {
+            storable = response.status.kind == .successful && response.status != .partialContent
+                && !CacheControl(response.headerFields).noStore && !CacheControl(request: request.headerFields).noStore
+        } else {
+            storable = rules.isStorable(request: request, response: response)
+        }
+        guard storable, let selection = rules.varySelection(response: response, request: request) else {
+            return (response, body)
+        }
+        // The client buffers bodies before middlewares see them, so reading here costs no extra wait.
+        var bytes = Data()
+        if let body { bytes = try await Data(collecting: body, upTo: .max) }
+        _ = try? await store.store(
+            key: key, varySelection: selection, status: response.status.code, headers: response.headerFields,
+            body: bytes, requestTime: requestTime, responseTime: cache.clock
+        )
+        return (response, HTTPBody(bytes))
+    }
+
+    /// Whether an error means the network could not deliver an answer (not a cancellation).
+    static func isNetworkFailure(_ error: any Error) -> Bool {
+        let kind = CourierError.from(transportError: error).kind
+        return [.noConnection, .timedOut, .connectionLost, .transport].contains(kind)
+    }
+}

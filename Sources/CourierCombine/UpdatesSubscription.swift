@@ -1,0 +1,127 @@
+import Courier
+import Foundation
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+
+/// Delivers a stream's values to one subscriber, honouring its demand.
+// @unchecked: the subscriber (not Sendable in Combine's API) and every mutable field live in
+// `state`, read and written only under its lock; the subscriber is called outside the lock, one
+// delivery at a time (`delivering` guards re-entrance from within `receive(_:)`).
+final class UpdatesSubscription<S: Subscriber>: Subscription, StreamSink, @unchecked Sendable
+where S.Failure == CourierError, S.Input: Sendable {
+    private struct State {
+        var subscriber: S?
+        var demand: Subscribers.Demand = .none
+        var buffer: [S.Input] = []
+        var completion: Subscribers.Completion<CourierError>?
+        var task: Task<Void, Never>?
+        var delivering = false
+    }
+
+    private enum Step {
+        case value(S, S.Input)
+        case complete(S, Subscribers.Completion<CourierError>)
+        case stop
+    }
+
+    private let state: Locked<State>
+    private let makeStream: @Sendable () -> AsyncThrowingStream<S.Input, any Error>
+
+    init(subscriber: S, makeStream: @escaping @Sendable () -> AsyncThrowingStream<S.Input, any Error>) {
+        state = Locked(State(subscriber: subscriber))
+        self.makeStream = makeStream
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        let start = state.withLock { state -> Bool in
+            state.demand += demand
+            return state.task == nil && state.subscriber != nil
+        }
+        if start { startStream() }
+        drain()
+    }
+
+    func cancel() {
+        let task = state.withLock { state -> Task<Void, Never>? in
+            state.subscriber = nil
+            state.buffer = []
+            return state.task
+        }
+        task?.cancel()
+    }
+
+    private func startStream() {
+        let task = pump(makeStream(), to: self)
+        state.withLock { $0.task = task }
+    }
+
+    func handle(_ event: StreamEvent<S.Input>) {
+        state.withLock { state in
+            switch event {
+            case .value(let value): state.buffer.append(value)
+            case .end(let completion): state.completion = completion
+            }
+        }
+        drain()
+    }
+
+    /// Sends buffered values while there is demand, then the completion once the buffer is empty.
+    private func drain() {
+        while true {
+            let step = state.withLock { state -> Step in
+                guard !state.delivering, let subscriber = state.subscriber else { return .stop }
+                if state.demand > 0, !state.buffer.isEmpty {
+                    state.demand -= 1
+                    state.delivering = true
+                    return .value(subscriber, state.buffer.removeFirst())
+                }
+                if state.buffer.isEmpty, let completion = state.completion {
+                    state.subscriber = nil
+                    return .complete(subscriber, completion)
+                }
+                return .stop
+            }
+            switch step {
+            case .value(let subscriber, let value):
+                let more = subscriber.receive(value)
+                state.withLock {
+                    $0.demand += more
+                    $0.delivering = false
+                }
+            case .complete(let subscriber, let completion):
+                subscriber.receive(completion: completion)
+                return
+            case .stop:
+                return
+            }
+        }
+    }
+}
+
+/// What the stream produced: a value or its end.
+enum StreamEvent<Value: Sendable>: Sendable {
+    case value(Value)
+    case end(Subscribers.Completion<CourierError>)
+}
+
+/// Reads a stream in a task and reports each event; kept out of the generic subscription so the
+/// task captures nothing but Sendable values.
+func pump<Value: Sendable>(_ stream: AsyncThrowingStream<Value, any Error>, to sink: any StreamSink<Value>) -> Task<Void, Never> {
+    Task { [weak sink] in
+        do {
+            for try await value in stream { sink?.handle(.value(value)) }
+            sink?.handle(.end(.finished))
+        } catch {
+            sink?.handle(.end(.failure(CourierError.from(transportError: error))))
+        }
+    }
+}
+
+/// Receives stream events; the subscription, seen without its subscriber type.
+protocol StreamSink<Value>: AnyObject, Sendable {
+    associatedtype Value: Sendable
+    func handle(_ event: StreamEvent<Value>)
+}
