@@ -82,3 +82,10 @@ extension Client {
         return base + (path ?? "")
     }
 }
+
+extension Client {
+    /// The path and query an endpoint is sent to, relative to ``baseURL`` (for caches and tools).
+    public func requestPath(for endpoint: some Endpoint) throws(CourierError) -> String {
+        try buildRequest(for: endpoint).head.path ?? "/"
+    }
+}

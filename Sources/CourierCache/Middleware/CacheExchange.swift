@@ -17,9 +17,10 @@ struct CacheExchange: Sendable {
 
     // MARK: policies
 
-    /// ``CachePolicy/cacheOnly``: any matching entry, else `504 Gateway Timeout` without the network.
+    /// ``CachePolicy/cacheOnly``: any matching entry whatever its age (the app asked for the cache,
+    /// so it is `cache`, not `stale`), else `504 Gateway Timeout` without the network.
     func cachedOrGatewayTimeout() async throws -> (HTTPResponse, HTTPBody?) {
-        if let hit = try await lookup(), let served = try await serve(hit, as: isFresh(hit) ? .cache : .stale) {
+        if let hit = try await lookup(), let served = try await serve(hit, as: .cache) {
             return served
         }
         store.recordMiss()
@@ -139,8 +140,6 @@ struct CacheExchange: Sendable {
         report?.source = source
         return (rules.servedResponse(for: hit.storedResponse, now: cache.clock), HTTPBody(bytes))
     }
-
-    private func isFresh(_ hit: CachedMetadata) -> Bool { rules.isFresh(hit.storedResponse, now: cache.clock) }
 
     private func canServeStaleOnError(_ hit: CachedMetadata) -> Bool {
         rules.canServeStaleOnError(

@@ -112,3 +112,30 @@ func fnv1a(_ text: String) -> String {
     }
     return String(hash, radix: 16)
 }
+
+extension HTTPCache {
+    /// Removes every stored response.
+    public func clear() async throws {
+        _ = try await store.clear()
+    }
+
+    /// Removes the stored responses of one user identity (as given to ``Credentials``).
+    public func clear(identity: String) async throws {
+        _ = try await store.removeAll(partition: "id:" + identity)
+    }
+
+    /// Removes the stored responses of one endpoint, for every user.
+    public func remove(_ endpoint: some Endpoint, in client: Client) async throws {
+        guard let url = Self.absoluteURL(client.baseURL, try client.requestPath(for: endpoint)) else { return }
+        _ = try await store.removeAll(url: url)
+    }
+
+    /// Clears a user's partition whenever that user signs out of `credentials`.
+    public func clearPartition(onSignOutOf credentials: CredentialStore) {
+        let store = self.store
+        credentials.onSignOut { identity in
+            guard let identity else { return }
+            Task { _ = try? await store.removeAll(partition: "id:" + identity) }
+        }
+    }
+}

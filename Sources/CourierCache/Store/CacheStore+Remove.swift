@@ -17,6 +17,12 @@ extension CacheStore {
         try await delete("DELETE FROM entry WHERE partitionKey = ? AND url = ?", [partition, CacheKey.normalizedURL(url)])
     }
 
+    /// Removes every method and variant stored for `url` (normalised) in every partition; returns how many.
+    @discardableResult
+    public func removeAll(url: URL) async throws -> Int {
+        try await delete("DELETE FROM entry WHERE url = ?", [CacheKey.normalizedURL(url)])
+    }
+
     /// Removes everything stored for one user (e.g. on logout); returns how many variants.
     @discardableResult
     public func removeAll(partition: String) async throws -> Int {

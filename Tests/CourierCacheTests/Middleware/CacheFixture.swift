@@ -1,0 +1,70 @@
+import Courier
+import CourierAsyncHTTPClient
+import CourierCache
+import CourierTesting
+import Foundation
+
+/// A loopback server, a cache file in a fresh temporary folder, and a client with the cache.
+struct CacheFixture {
+    let server: MockServer
+    let directory: URL
+    let store: CacheStore
+    let cache: HTTPCache
+    let client: Client
+    let clock: TestDate
+
+    static func make(
+        maximumSize: Int = 10 << 20,
+        offlineAllowance: TimeInterval? = 7 * 24 * 3600,
+        extraMiddlewares: [any ClientMiddleware] = [],
+        transport: any ClientTransport = AsyncHTTPClientTransport()
+    ) async throws -> CacheFixture {
+        let server = try await MockServer.start()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cache-\(UUID().uuidString)")
+        let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: maximumSize)
+        let clock = TestDate()
+        let cache = HTTPCache(store: store, offlineAllowance: offlineAllowance, now: { clock.now })
+        let client = Client(baseURL: server.baseURL, transport: transport, middlewares: extraMiddlewares + [cache])
+        return CacheFixture(server: server, directory: directory, store: store, cache: cache, client: client, clock: clock)
+    }
+
+    func tearDown() async {
+        try? await server.shutdown()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// A settable "now" for freshness, so tests age entries without sleeping.
+final class TestDate: Sendable {
+    private let current = Locked(Date())
+    var now: Date { current.current }
+    func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
+}
+
+/// `GET /feed` (or another path) decoding loose JSON.
+struct Feed: Endpoint {
+    typealias Response = JSON
+    var path: EndpointPath = "/feed"
+    var cachePolicy: CachePolicy? = nil
+    var headers: HTTPFields = [:]
+}
+
+/// `POST /feed`, which invalidates the feed.
+struct PostToFeed: Endpoint {
+    typealias Response = Empty
+    var method: HTTPRequest.Method { .post }
+    var path: EndpointPath { "/feed" }
+    var parameters: Parameters { ["text": "hi"] }
+}
+
+/// A counting route answering `{"n": <call number>}` with the given header fields.
+func countingRoute(_ server: MockServer, _ path: String = "/feed", headers: [MockHeader]) {
+    let counter = Locked(0)
+    server.route("GET", path) { _ in
+        let n = counter.withLock { value -> Int in
+            value += 1
+            return value
+        }
+        return .json(#"{"n":\#(n)}"#, headers: headers)
+    }
+}
