@@ -83,7 +83,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // The worked examples from the source designs: FriendsService, BindUser, ThreadRequest.
-        .target(name: "CourierExamples", dependencies: ["Courier"], swiftSettings: strict),
+        .target(name: "CourierExamples", dependencies: ["Courier", "CourierTesting"], swiftSettings: strict),
         .executableTarget(
             name: "courier-demo",
             dependencies: [
@@ -92,10 +92,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Counts malloc calls for courier-bench's allocations-per-request figures (Linux/glibc only).
+        .target(name: "CMallocCounter"),
         .executableTarget(
             name: "courier-bench",
             dependencies: [
-                "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierTesting",
+                "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierTesting", "CMallocCounter",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -10,6 +10,8 @@ final class RefreshCoordinator: Sendable {
         var nextID = 0
         /// The waiters of the refresh in flight, or nil when none runs.
         var waiters: [Int: CheckedContinuation<Credentials, any Error>]?
+        /// The error of the last refresh that failed and the credentials it tried to replace.
+        var lastFailure: (stale: Credentials, error: CourierError)?
     }
 
     private let store: CredentialStore
@@ -32,7 +34,7 @@ final class RefreshCoordinator: Sendable {
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Credentials, any Error>) in
-                enum Start { case wait, startRefresh, ready(Credentials), signedOut, cancelled }
+                enum Start { case wait, startRefresh, ready(Credentials), failed(CourierError), cancelled }
                 let start = state.withLock { state -> Start in
                     if Task.isCancelled { return .cancelled }
                     if state.waiters != nil {
@@ -40,7 +42,11 @@ final class RefreshCoordinator: Sendable {
                         return .wait
                     }
                     // The store changes before the in-flight marker clears, so this sees any finished refresh.
-                    guard let current = store.credentials else { return .signedOut }
+                    guard let current = store.credentials else {
+                        // Refused just after the refresh failed: the same failure, else a plain sign-out.
+                        let failure = state.lastFailure.flatMap { $0.stale == stale ? $0.error : nil }
+                        return .failed(failure ?? Self.sessionExpired(cause: nil))
+                    }
                     if current != stale { return .ready(current) }
                     state.waiters = [id: continuation]
                     return .startRefresh
@@ -51,7 +57,7 @@ final class RefreshCoordinator: Sendable {
                     // Detached: the shared refresh must not inherit one caller's cancellation or task-locals.
                     Task.detached(priority: Task.currentPriority) { await self.run(from: stale) }
                 case .ready(let credentials): continuation.resume(returning: credentials)
-                case .signedOut: continuation.resume(throwing: Self.sessionExpired(cause: nil))
+                case .failed(let error): continuation.resume(throwing: error)
                 case .cancelled: continuation.resume(throwing: Self.cancelled)
                 }
             }
@@ -63,7 +69,7 @@ final class RefreshCoordinator: Sendable {
 
     /// Refreshes, updates or signs out the store, then resumes every waiter.
     private func run(from stale: Credentials) async {
-        let result: Result<Credentials, any Error>
+        let result: Result<Credentials, CourierError>
         do {
             let fresh = try await refresh(stale)
             store.update(fresh)
@@ -74,9 +80,10 @@ final class RefreshCoordinator: Sendable {
         }
         let waiters = state.withLock { state in
             defer { state.waiters = nil }
+            if case .failure(let error) = result { state.lastFailure = (stale, error) }
             return state.waiters ?? [:]
         }
-        for waiter in waiters.values { waiter.resume(with: result) }
+        for waiter in waiters.values { waiter.resume(with: result.mapError { $0 }) }
     }
 
     static func sessionExpired(cause: (any Error)?) -> CourierError {

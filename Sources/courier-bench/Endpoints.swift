@@ -1,0 +1,28 @@
+import Courier
+import Foundation
+
+/// The small object; `n` makes every URL unique so Courier's in-flight coalescing never merges two
+/// calls (the raw clients send the same `?n=` query).
+struct SmallEndpoint: Endpoint {
+    typealias Response = SmallUser
+    var n: Int
+    var path: EndpointPath { "/small.json" }
+    var query: Parameters { ["n": .int(n)] }
+}
+
+struct LargeEndpoint: Endpoint {
+    typealias Response = [LargeItem]
+    var path: EndpointPath { "/large.json" }
+}
+
+struct CachedEndpoint: Endpoint {
+    typealias Response = CachedFeed
+    var path: EndpointPath { "/cached.json" }
+}
+
+struct PostEndpoint: Endpoint {
+    typealias Response = PostAnswer
+    var method: HTTPRequest.Method { .post }
+    var path: EndpointPath { "/post" }
+    var body: RequestBody? { .json(Fixtures.note) }
+}

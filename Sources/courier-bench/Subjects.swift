@@ -1,0 +1,159 @@
+import AsyncHTTPClient
+import Courier
+import CourierAsyncHTTPClient
+import CourierCache
+import Foundation
+import NIOCore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One client under test, as the operations the scenarios call.
+struct Subject: Sendable {
+    /// e.g. `Courier/AHC`.
+    var name: String
+    /// The raw transport this one is compared with (nil for a raw transport itself).
+    var baseline: String?
+    var getSmall: @Sendable (Int) async throws -> Void
+    var getLarge: @Sendable () async throws -> Void
+    var post: @Sendable () async throws -> Void
+    var getCached: @Sendable () async throws -> Void
+}
+
+/// Raw AsyncHTTPClient: what an app would write by hand (request, collect, JSONDecoder).
+struct RawAHC: Sendable {
+    let client: HTTPClient
+    let base: String
+    let decoder = JSONDecoder()
+    let encoder = JSONEncoder()
+
+    func get<T: Decodable>(_ path: String, as type: T.Type) async throws -> T {
+        var request = HTTPClientRequest(url: base + path)
+        request.headers.add(name: "Accept", value: "application/json")
+        let response = try await client.execute(request, deadline: .now() + .seconds(60))
+        guard response.status == .ok else { throw BenchError("raw AHC: status \(response.status.code) for \(path)") }
+        let buffer = try await response.body.collect(upTo: 16 << 20)
+        return try decoder.decode(T.self, from: Data(buffer.readableBytesView))
+    }
+
+    func post<T: Decodable>(_ path: String, _ value: some Encodable, as type: T.Type) async throws -> T {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = .POST
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: try encoder.encode(value)))
+        let response = try await client.execute(request, deadline: .now() + .seconds(60))
+        guard response.status == .ok else { throw BenchError("raw AHC: status \(response.status.code) for POST \(path)") }
+        let buffer = try await response.body.collect(upTo: 16 << 20)
+        return try decoder.decode(T.self, from: Data(buffer.readableBytesView))
+    }
+}
+
+/// Raw URLSession: a data task wrapped in a continuation, then JSONDecoder.
+struct RawURLSession: Sendable {
+    let session: URLSession
+    let base: String
+    let decoder = JSONDecoder()
+    let encoder = JSONEncoder()
+
+    func get<T: Decodable>(_ path: String, as type: T.Type) async throws -> T {
+        guard let url = URL(string: base + path) else { throw BenchError("bad URL \(base + path)") }
+        var request = URLRequest(url: url)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        return try decoder.decode(T.self, from: try await data(for: request))
+    }
+
+    func post<T: Decodable>(_ path: String, _ value: some Encodable, as type: T.Type) async throws -> T {
+        guard let url = URL(string: base + path) else { throw BenchError("bad URL \(base + path)") }
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try encoder.encode(value)
+        return try decoder.decode(T.self, from: try await data(for: request))
+    }
+
+    private func data(for request: URLRequest) async throws -> Data {
+        try await withCheckedThrowingContinuation { continuation in
+            session.dataTask(with: request) { data, response, error in
+                if let error { return continuation.resume(throwing: error) }
+                guard let http = response as? HTTPURLResponse, http.statusCode == 200 else {
+                    return continuation.resume(throwing: BenchError("raw URLSession: bad response for \(request.url?.path ?? "")"))
+                }
+                continuation.resume(returning: data ?? Data())
+            }.resume()
+        }
+    }
+}
+
+/// The four clients, sharing one `HTTPClient` and one `URLSession` between raw and Courier.
+struct Subjects {
+    let http: HTTPClient
+    let session: URLSession
+    let rawAHC: Subject
+    let courierAHC: Subject
+    let rawURLSession: Subject
+    let courierURLSession: Subject
+    /// Courier over AHC with HTTPCache (`.followHTTP`, on-disk store): every GET of the cached path is a fresh hit.
+    let courierCache: Subject
+    private let cacheDirectory: URL
+
+    var all: [Subject] { [rawAHC, courierAHC, rawURLSession, courierURLSession] }
+
+    init(baseURL: URL) throws {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        let session = URLSessionTransport.makeDefaultSession()
+        self.http = http
+        self.session = session
+        let base = baseURL.absoluteString
+
+        let ahc = RawAHC(client: http, base: base)
+        rawAHC = Subject(
+            name: "raw AHC", baseline: nil,
+            getSmall: { n in _ = try await ahc.get("/small.json?n=\(n)", as: SmallUser.self) },
+            getLarge: { _ = try await ahc.get(Fixtures.largePath, as: [LargeItem].self) },
+            post: { _ = try await ahc.post(Fixtures.postPath, Fixtures.note, as: PostAnswer.self) },
+            getCached: { _ = try await ahc.get(Fixtures.cachedPath, as: CachedFeed.self) }
+        )
+        let urls = RawURLSession(session: session, base: base)
+        rawURLSession = Subject(
+            name: "raw URLSession", baseline: nil,
+            getSmall: { n in _ = try await urls.get("/small.json?n=\(n)", as: SmallUser.self) },
+            getLarge: { _ = try await urls.get(Fixtures.largePath, as: [LargeItem].self) },
+            post: { _ = try await urls.post(Fixtures.postPath, Fixtures.note, as: PostAnswer.self) },
+            getCached: { _ = try await urls.get(Fixtures.cachedPath, as: CachedFeed.self) }
+        )
+        courierAHC = Self.courier(
+            "Courier/AHC", baseline: "raw AHC", Client(baseURL: baseURL, transport: AsyncHTTPClientTransport(client: http))
+        )
+        courierURLSession = Self.courier(
+            "Courier/URLSession", baseline: "raw URLSession", Client(baseURL: baseURL, transport: URLSessionTransport(session: session))
+        )
+
+        cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-cache-\(getpid())")
+        try? FileManager.default.removeItem(at: cacheDirectory)
+        let store = try CacheStore(fileURL: cacheDirectory.appendingPathComponent("cache.sqlite"), maximumSize: 50 << 20)
+        let cached = Client(
+            baseURL: baseURL, transport: AsyncHTTPClientTransport(client: http), middlewares: [HTTPCache(store: store)]
+        ) { $0.cachePolicy = .followHTTP }
+        courierCache = Self.courier("Courier+HTTPCache hit", baseline: "raw AHC", cached)
+    }
+
+    private static func courier(_ name: String, baseline: String, _ client: Client) -> Subject {
+        Subject(
+            name: name, baseline: baseline,
+            getSmall: { n in _ = try await client.send(SmallEndpoint(n: n)) },
+            getLarge: { _ = try await client.send(LargeEndpoint()) },
+            post: { _ = try await client.send(PostEndpoint()) },
+            getCached: { _ = try await client.send(CachedEndpoint()) }
+        )
+    }
+
+    func shutdown() async {
+        try? await http.shutdown()
+        session.invalidateAndCancel()
+        try? FileManager.default.removeItem(at: cacheDirectory)
+    }
+}
