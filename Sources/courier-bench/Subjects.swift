@@ -4,6 +4,7 @@ import CourierAsyncHTTPClient
 import CourierCache
 import Foundation
 import NIOCore
+import NIOHTTP1
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -96,6 +97,7 @@ struct Subjects {
     let courierURLSession: Subject
     /// Courier over AHC with HTTPCache (`.followHTTP`, on-disk store): every GET of the cached path is a fresh hit.
     let courierCache: Subject
+    let cacheClient: Client
     private let cacheDirectory: URL
 
     var all: [Subject] { [rawAHC, courierAHC, rawURLSession, courierURLSession] }
@@ -138,6 +140,7 @@ struct Subjects {
         let cached = Client(
             baseURL: baseURL, transport: AsyncHTTPClientTransport(client: http), middlewares: [HTTPCache(store: store)]
         ) { $0.cachePolicy = .followHTTP }
+        cacheClient = cached
         courierCache = Self.courier("Courier+HTTPCache hit", baseline: "raw AHC", cached)
     }
 
@@ -155,5 +158,14 @@ struct Subjects {
         try? await http.shutdown()
         session.invalidateAndCancel()
         try? FileManager.default.removeItem(at: cacheDirectory)
+    }
+}
+
+extension Subjects {
+    /// Fills the cache and checks that the next call is answered from it without the network.
+    func checkCacheHits() async throws {
+        _ = try await cacheClient.response(for: CachedEndpoint())
+        let second = try await cacheClient.response(for: CachedEndpoint())
+        guard second.source == .cache else { throw BenchError("the cache scenario expected a fresh hit, got \(second.source)") }
     }
 }

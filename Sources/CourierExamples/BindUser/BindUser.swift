@@ -20,6 +20,7 @@ public struct BoundAccount: Codable, Sendable, Hashable {
 /// With ``EnvelopedEndpoint`` the call returns `BoundAccount` on `code == 0` and throws a
 /// ``CourierError`` of kind `envelope` with the server's `msg` otherwise, even inside a 200.
 public struct BindUser: EnvelopedEndpoint {
+    /// The envelope the response comes wrapped in.
     public typealias Envelope = CodeMessageEnvelope<BoundAccount>
     /// The phone number to bind.
     public var phone: String
@@ -32,7 +33,10 @@ public struct BindUser: EnvelopedEndpoint {
         self.code = code
     }
 
+    /// The HTTP method of this action.
     public var method: HTTPRequest.Method { .post }
+    /// The path, with interpolated values escaped.
     public var path: EndpointPath { "/bind" }
+    /// The parameters, placed by method.
     public var parameters: Parameters { ["phone": .string(phone), "code": .string(code)] }
 }

@@ -5,6 +5,7 @@ import HTTPTypes
 public enum FriendsEndpoints {
     /// `GET /users/{id}/friends?limit=…`: the user's friends.
     public struct List: Endpoint {
+        /// The decoded value of a successful call.
         public typealias Response = [User]
         /// Whose friends.
         public var userID: Int
@@ -15,12 +16,15 @@ public enum FriendsEndpoints {
             self.userID = userID
             self.limit = limit
         }
+        /// The path, with interpolated values escaped.
         public var path: EndpointPath { "/users/\(userID)/friends" }
+        /// The parameters, placed by method.
         public var parameters: Parameters { ["limit": limit.map { .int($0) } ?? nil] }
     }
 
     /// `POST /users/{id}/friends` with `{"friendId": …}`: befriends another user.
     public struct Add: Endpoint {
+        /// The decoded value of a successful call.
         public typealias Response = Empty
         /// Who adds.
         public var userID: Int
@@ -31,13 +35,17 @@ public enum FriendsEndpoints {
             self.userID = userID
             self.friendID = friendID
         }
+        /// The HTTP method of this action.
         public var method: HTTPRequest.Method { .post }
+        /// The path, with interpolated values escaped.
         public var path: EndpointPath { "/users/\(userID)/friends" }
+        /// The parameters, placed by method.
         public var parameters: Parameters { ["friendId": .int(friendID)] }
     }
 
     /// `DELETE /users/{id}/friends/{friendId}`: ends a friendship.
     public struct Remove: Endpoint {
+        /// The decoded value of a successful call.
         public typealias Response = Empty
         /// Who removes.
         public var userID: Int
@@ -48,7 +56,9 @@ public enum FriendsEndpoints {
             self.userID = userID
             self.friendID = friendID
         }
+        /// The HTTP method of this action.
         public var method: HTTPRequest.Method { .delete }
+        /// The path, with interpolated values escaped.
         public var path: EndpointPath { "/users/\(userID)/friends/\(friendID)" }
     }
 }

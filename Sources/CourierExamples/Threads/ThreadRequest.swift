@@ -20,6 +20,7 @@ public struct ThreadChanges: Codable, Sendable, Hashable {
 ///
 /// The responses are loosely specified, so they decode into ``JSON`` and are read with typed accessors.
 public enum ThreadRequest: Endpoint {
+    /// The decoded value of a successful call.
     public typealias Response = JSON
 
     /// Adds members to a thread.
@@ -31,6 +32,7 @@ public enum ThreadRequest: Endpoint {
     /// Changes a thread's fields.
     case update(threadID: String, changes: ThreadChanges)
 
+    /// The HTTP method of this action.
     public var method: HTTPRequest.Method {
         switch self {
         case .loadMissed: .get
@@ -38,6 +40,7 @@ public enum ThreadRequest: Endpoint {
         }
     }
 
+    /// The path, with interpolated values escaped.
     public var path: EndpointPath {
         switch self {
         case .addMembers: "/api/v1/threads.addMembers"
@@ -47,6 +50,7 @@ public enum ThreadRequest: Endpoint {
         }
     }
 
+    /// The parameters, placed by method.
     public var parameters: Parameters {
         switch self {
         case .addMembers(let threadID, let members):

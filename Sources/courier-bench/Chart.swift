@@ -1,0 +1,53 @@
+import Foundation
+
+/// A hand-written SVG bar chart: each Courier configuration's median wall time as a ratio to its raw
+/// transport, per scenario, with the 1.0 line and the 1.05 target marked.
+func svgChart(_ results: [SubjectResult], title: String, subtitle: String) -> String {
+    let bars = results.compactMap { result in result.ratios.map { (result, $0.wall) } }
+    let labelWidth = 330.0
+    let plotWidth = 380.0
+    let rowHeight = 24.0
+    let top = 64.0
+    let width = labelWidth + plotWidth + 90
+    let height = top + Double(bars.count) * rowHeight + 40
+    let scaleMax = max(1.25, (bars.map(\.1).max() ?? 1) * 1.05)
+    func x(_ ratio: Double) -> Double { labelWidth + ratio / scaleMax * plotWidth }
+
+    var svg = """
+        <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
+        <rect width="100%" height="100%" fill="#ffffff"/>
+        <text x="12" y="22" font-size="15" font-weight="bold">\(escape(title))</text>
+        <text x="12" y="42" fill="#555">\(escape(subtitle))</text>
+
+        """
+    var previousScenario = ""
+    for (index, (result, ratio)) in bars.enumerated() {
+        let y = top + Double(index) * rowHeight
+        let color = result.subject.contains("Cache") ? "#2e8b57" : result.subject.contains("URLSession") ? "#e07b39" : "#3b6fb6"
+        let label = (result.scenario == previousScenario ? "" : result.scenarioTitle + " — ") + result.subject
+        previousScenario = result.scenario
+        let barEnd = x(ratio)
+        svg += """
+            <text x="\(Int(labelWidth - 8))" y="\(fmt(y + 16))" text-anchor="end">\(escape(label))</text>
+            <rect x="\(Int(labelWidth))" y="\(fmt(y + 4))" width="\(fmt(max(1, barEnd - labelWidth)))" height="\(fmt(rowHeight - 8))" fill="\(color)"/>
+            <text x="\(fmt(barEnd + 6))" y="\(fmt(y + 16))">\(String(format: ratio < 0.1 ? "%.3f×" : "%.2f×", ratio))</text>
+
+            """
+    }
+    let bottom = top + Double(bars.count) * rowHeight
+    svg += """
+        <line x1="\(fmt(x(1)))" y1="\(fmt(top - 4))" x2="\(fmt(x(1)))" y2="\(fmt(bottom))" stroke="#222" stroke-width="1"/>
+        <line x1="\(fmt(x(1.05)))" y1="\(fmt(top - 4))" x2="\(fmt(x(1.05)))" y2="\(fmt(bottom))" stroke="#c00" stroke-width="1" stroke-dasharray="4 3"/>
+        <text x="\(fmt(x(1)))" y="\(fmt(bottom + 16))" text-anchor="middle">1.0 = raw transport</text>
+        <text x="\(fmt(x(1.05) + 4))" y="\(fmt(bottom + 30))" fill="#c00">target 1.05</text>
+        </svg>
+
+        """
+    return svg
+}
+
+private func fmt(_ value: Double) -> String { String(format: "%.1f", value) }
+
+private func escape(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+}

@@ -1,0 +1,157 @@
+import ArgumentParser
+import Foundation
+
+/// The macro scenarios (the default), optionally followed by the micro-benchmarks.
+struct Macro: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "macro", abstract: "Raw vs Courier over a local server (default).")
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: "Measured rounds per scenario (the median is reported; at least 3).")
+    var rounds = 5
+
+    @Option(help: "Requests in the sequential and concurrent GET scenarios.")
+    var requests = 1000
+
+    @Option(help: "Requests in flight in the concurrent scenario.")
+    var concurrency = 32
+
+    @Option(help: "GETs of the 1 MB array per round.")
+    var largeRequests = 20
+
+    @Option(help: "POSTs per round.")
+    var postRequests = 500
+
+    @Option(help: "Cache hits (and raw network GETs) per round.")
+    var cacheRequests = 1000
+
+    @Flag(help: "Skip the micro-benchmarks that otherwise follow the macro table.")
+    var skipMicro = false
+
+    func run() async throws {
+        guard rounds >= 3 else { throw ValidationError("--rounds must be at least 3") }
+        let server = try await common.startServer()
+        let subjects: Subjects
+        do { subjects = try Subjects(baseURL: server.baseURL) } catch {
+            await server.stop()
+            throw error
+        }
+        log("server: \(server.kind) at \(server.baseURL.absoluteString)")
+        log("allocation counting: \(allocationCountingWorks ? "on (interposed malloc family)" : "OFF (not Linux/glibc)")")
+        let results: [SubjectResult]
+        do {
+            try await subjects.checkCacheHits()
+            let sizes = MacroSizes(
+                requests: requests, concurrency: concurrency, largeRequests: largeRequests, postRequests: postRequests,
+                cacheRequests: cacheRequests
+            )
+            results = try await runMacro(macroScenarios(subjects, sizes: sizes), rounds: rounds, warmup: 100, log: log)
+        } catch {
+            await subjects.shutdown()
+            await server.stop()
+            throw error
+        }
+        await subjects.shutdown()
+        await server.stop()
+
+        var checks = macroTargets(results)
+        var micro: [MicroResult]?
+        var microLines: [String] = []
+        if !skipMicro {
+            log("• micro-benchmarks")
+            let microResults = try await runMicro(try microCases(iterations: 20_000), rounds: rounds)
+            let derived = microTargets(microResults)
+            checks += derived.checks
+            microLines = derived.lines
+            micro = microResults
+        }
+
+        let report = RunReport(
+            date: isoDate(), machine: .current, server: server.kind, command: commandLine, roundsPerScenario: rounds,
+            allocationCounting: allocationCountingWorks ? "malloc/calloc/realloc/posix_memalign/aligned_alloc/memalign calls, all threads" : "unavailable",
+            results: results, targets: checks, micro: micro
+        )
+        let directory = try common.outputDirectory()
+        try writeJSON(report, to: directory.appendingPathComponent("results.json"))
+        let subtitle = "\(report.date) · \(report.machine.cores) cores · Swift \(report.machine.swift) · \(report.machine.os) · \(server.kind)"
+        try svgChart(results, title: "Courier vs its raw transport: median wall time ratio (lower is better)", subtitle: subtitle)
+            .write(to: directory.appendingPathComponent("chart.svg"), atomically: true, encoding: .utf8)
+        var markdown = "Run \(report.date) · \(report.machine.cores) cores · Swift \(report.machine.swift) · \(report.machine.os) · server: \(server.kind) · `\(commandLine)`\n\n"
+        markdown += markdownTable(results) + "\n"
+        if let micro { markdown += "\n" + microMarkdown(micro) + "\n\n" + microLines.map { "- " + $0 }.joined(separator: "\n") + "\n" }
+        markdown += "\nTargets:\n\n" + checks.map { "- \($0.met ? "✓" : "✗") \($0.target): \($0.measured)" }.joined(separator: "\n") + "\n"
+        try markdown.write(to: directory.appendingPathComponent("results.md"), atomically: true, encoding: .utf8)
+
+        print("Courier benchmark · \(subtitle)")
+        print("medians of \(rounds) interleaved rounds; ×raw = ratio to the raw transport in this run\n")
+        print(consoleTable(results))
+        if let micro {
+            print("\n" + microTable(micro))
+            for line in microLines { print(line) }
+        }
+        print("\nTargets:\n" + targetLines(checks))
+        print("\nWrote \(directory.path)/results.json, results.md, chart.svg")
+    }
+}
+
+/// The micro-benchmarks alone (no server).
+struct Micro: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "micro", abstract: "The hot path without a network.")
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: "Iterations per round of the cheap cases (the 1 MB decode runs iterations/2000).")
+    var iterations = 50_000
+
+    @Option(help: "Rounds (the median is reported).")
+    var rounds = 5
+
+    func run() async throws {
+        let results = try await runMicro(try microCases(iterations: iterations), rounds: rounds)
+        let derived = microTargets(results)
+        print(microTable(results))
+        for line in derived.lines { print(line) }
+        print("\nTargets:\n" + targetLines(derived.checks))
+        let directory = try common.outputDirectory()
+        try writeJSON(results, to: directory.appendingPathComponent("micro.json"))
+    }
+}
+
+/// 100,000 requests through one client with RSS sampled: is memory flat after warm-up?
+struct Soak: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "soak", abstract: "Leak check: RSS over many requests.")
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: "Requests in total.")
+    var requests = 100_000
+
+    @Option(help: "Sample RSS every this many requests.")
+    var every = 10_000
+
+    @Option(help: "Requests in flight.")
+    var concurrency = 16
+
+    func run() async throws {
+        let server = try await common.startServer()
+        log("server: \(server.kind)")
+        let report: SoakReport
+        do {
+            report = try await runSoak(server: server, total: requests, every: every, concurrency: concurrency, log: log)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+        let directory = try common.outputDirectory()
+        try writeJSON(report, to: directory.appendingPathComponent("soak.json"))
+        print("soak: \(report.requests) requests, \(report.concurrency) in flight, server \(report.server)")
+        for sample in report.samples {
+            print(String(format: "%8d  RSS %7.1f MB  live allocations %lld", sample.requests, Double(sample.rssBytes) / 1_048_576, sample.liveAllocations))
+        }
+        print(String(
+            format: "growth after warm-up (sample 2 → last): %+.1f MB RSS, %+lld live allocations → %@",
+            Double(report.growthAfterWarmupBytes) / 1_048_576, report.liveAllocationGrowthAfterWarmup, report.flat ? "FLAT" : "GROWING"
+        ))
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Runs every scenario: a warm-up pass per subject, then `rounds` measured rounds in which the
+/// subjects take turns, the order reversed every other round (A B C D, D C B A, …) so that drift in
+/// the machine's speed falls on all of them alike.
+func runMacro(_ scenarios: [Scenario], rounds: Int, warmup: Int, log: (String) -> Void) async throws -> [SubjectResult] {
+    var results: [SubjectResult] = []
+    for scenario in scenarios {
+        log("• \(scenario.title)")
+        for subject in scenario.subjects {
+            try await scenario.run(subject, requests: max(1, min(scenario.requests, warmup)))
+        }
+        var samples = Array(repeating: [Sample](), count: scenario.subjects.count)
+        for round in 0..<rounds {
+            let order = Array(scenario.subjects.indices)
+            for index in round % 2 == 0 ? order : order.reversed() {
+                let subject = scenario.subjects[index]
+                samples[index].append(try await measure(requests: scenario.requests) { try await scenario.run(subject) })
+            }
+        }
+        var scenarioResults = zip(scenario.subjects, samples).map { SubjectResult(scenario: scenario, subject: $0, rounds: $1) }
+        for index in scenarioResults.indices {
+            guard let baseline = scenarioResults[index].baseline,
+                let base = scenarioResults.first(where: { $0.subject == baseline })
+            else { continue }
+            scenarioResults[index].compare(with: base)
+        }
+        results += scenarioResults
+    }
+    return results
+}
+
+/// Checks the macro results against the targets of issue 3.
+func macroTargets(_ results: [SubjectResult]) -> [TargetCheck] {
+    func find(_ scenario: String, _ subject: String) -> SubjectResult? {
+        results.first { $0.scenario == scenario && $0.subject == subject }
+    }
+    var checks: [TargetCheck] = []
+    for (scenario, label) in [("sequential", "sequential"), ("concurrent", "32 in flight")] {
+        if let ratios = find(scenario, "Courier/AHC")?.ratios {
+            checks.append(TargetCheck(
+                target: "Courier/AHC wall ≤ 1.05× raw AHC (\(label))", measured: format(ratios.wall, "×"), met: ratios.wall <= 1.05
+            ))
+            checks.append(TargetCheck(
+                target: "Courier/AHC CPU overhead ≤ 5 µs/request (\(label))",
+                measured: String(format: "%+.1f µs", ratios.cpuOverheadMicroseconds), met: ratios.cpuOverheadMicroseconds <= 5
+            ))
+        }
+        if let ratios = find(scenario, "Courier/URLSession")?.ratios {
+            checks.append(TargetCheck(
+                target: "Courier/URLSession wall ≤ 1.05× raw URLSession (\(label))", measured: format(ratios.wall, "×"),
+                met: ratios.wall <= 1.05
+            ))
+        }
+    }
+    for scenario in ["large", "post"] {
+        for subject in ["Courier/AHC", "Courier/URLSession"] {
+            if let result = find(scenario, subject), let ratios = result.ratios {
+                checks.append(TargetCheck(
+                    target: "\(subject) wall ≤ 1.05× raw (\(scenario == "large" ? "1 MB GET" : "POST"))",
+                    measured: format(ratios.wall, "×"), met: ratios.wall <= 1.05
+                ))
+            }
+        }
+    }
+    if let ratios = find("cache", "Courier+HTTPCache hit")?.ratios {
+        checks.append(TargetCheck(
+            target: "fresh cache hit ≤ 5% of a raw AHC round trip", measured: String(format: "%.1f%%", ratios.wall * 100),
+            met: ratios.wall <= 0.05
+        ))
+    }
+    return checks
+}
+
+func format(_ value: Double, _ unit: String) -> String { String(format: "%.3f%@", value, unit) }

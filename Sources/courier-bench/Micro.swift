@@ -1,0 +1,134 @@
+import CMallocCounter
+import Courier
+import Foundation
+
+/// One micro-benchmark: the median time and allocations per operation over the rounds.
+struct MicroResult: Codable, Sendable {
+    var name: String
+    var iterations: Int
+    var nanosecondsPerOperation: Double
+    var allocationsPerOperation: Double
+    var note: String?
+}
+
+/// A named operation timed in a loop.
+struct MicroCase {
+    var name: String
+    var iterations: Int
+    var operation: () async throws -> Void
+}
+
+/// Runs the cases interleaved round by round (so machine noise hits each alike) and keeps medians.
+func runMicro(_ cases: [MicroCase], rounds: Int) async throws -> [MicroResult] {
+    for item in cases { for _ in 0..<max(1, item.iterations / 10) { try await item.operation() } }
+    var times = Array(repeating: [Double](), count: cases.count)
+    var allocations = Array(repeating: [Double](), count: cases.count)
+    for round in 0..<rounds {
+        let order = Array(cases.indices)
+        for index in round % 2 == 0 ? order : order.reversed() {
+            let item = cases[index]
+            let startAllocations = cmc_allocations()
+            let start = ContinuousClock.now
+            for _ in 0..<item.iterations { try await item.operation() }
+            let elapsed = start.duration(to: .now).seconds
+            let allocated = Double(cmc_allocations() - startAllocations)
+            times[index].append(elapsed / Double(item.iterations) * 1e9)
+            allocations[index].append(allocated / Double(item.iterations))
+        }
+    }
+    return cases.indices.map { index in
+        MicroResult(
+            name: cases[index].name, iterations: cases[index].iterations,
+            nanosecondsPerOperation: median(times[index]), allocationsPerOperation: median(allocations[index])
+        )
+    }
+}
+
+/// The hot path without a network: request building, the middleware chain, decoding, error mapping.
+func microCases(iterations: Int) throws -> [MicroCase] {
+    guard let baseURL = URL(string: "http://127.0.0.1:8080") else { throw BenchError("bad base URL") }
+    let empty = Data("{}".utf8)
+    let plain = Client(baseURL: baseURL, transport: NoopTransport(body: empty))
+    let chained = Client(
+        baseURL: baseURL, transport: NoopTransport(body: empty), middlewares: Array(repeating: NoopMiddleware(), count: 5)
+    )
+    let large = Fixtures.large
+    let largeClient = Client(baseURL: baseURL, transport: NoopTransport(body: large))
+    let decoder = JSONDecoder()
+    let notFound = Client(
+        baseURL: baseURL, transport: NoopTransport(status: .notFound, body: Data(#"{"message":"no such user"}"#.utf8))
+    )
+    let timeoutError = URLError(.timedOut)
+    let largeIterations = max(3, iterations / 2000)
+    var counter = 0
+    return [
+        MicroCase(name: "build request (endpoint → path + query)", iterations: iterations) {
+            counter &+= 1
+            _ = try plain.requestPath(for: SmallEndpoint(n: counter))
+        },
+        MicroCase(name: "call over no-op transport, no middleware", iterations: iterations) {
+            _ = try await plain.send(RawEndpoint())
+        },
+        MicroCase(name: "call over no-op transport, 5 no-op middlewares", iterations: iterations) {
+            _ = try await chained.send(RawEndpoint())
+        },
+        MicroCase(name: "decode 1 MB: plain JSONDecoder", iterations: largeIterations) {
+            _ = try decoder.decode([LargeItem].self, from: large)
+        },
+        MicroCase(name: "decode 1 MB: Courier call over no-op transport", iterations: largeIterations) {
+            _ = try await largeClient.send(LargeEndpoint())
+        },
+        MicroCase(name: "error mapping: URLError → CourierError", iterations: iterations) {
+            _ = CourierError.from(transportError: timeoutError)
+        },
+        MicroCase(name: "error path: 404 + JSON message → CourierError", iterations: iterations) {
+            do {
+                _ = try await notFound.send(RawEndpoint())
+            } catch {
+                guard (error as? CourierError)?.kind == .server else { throw BenchError("expected a server error, got \(error)") }
+            }
+        },
+    ]
+}
+
+/// Derived figures and target checks from the micro results.
+func microTargets(_ results: [MicroResult]) -> (lines: [String], checks: [TargetCheck]) {
+    func find(_ prefix: String) -> MicroResult? { results.first { $0.name.hasPrefix(prefix) } }
+    var lines: [String] = []
+    var checks: [TargetCheck] = []
+    if let plain = find("call over no-op transport, no"), let chained = find("call over no-op transport, 5") {
+        let nanoseconds = chained.nanosecondsPerOperation - plain.nanosecondsPerOperation
+        let allocations = chained.allocationsPerOperation - plain.allocationsPerOperation
+        lines.append(String(format: "5-middleware chain over the chain-less call: %+.0f ns, %+.1f allocations per request", nanoseconds, allocations))
+        checks.append(TargetCheck(target: "chain of 5 no-op middlewares ≤ 1 µs", measured: String(format: "%.0f ns", nanoseconds), met: nanoseconds <= 1000))
+        checks.append(TargetCheck(target: "chain of 5 no-op middlewares ≤ 5 allocations", measured: String(format: "%.1f", allocations), met: allocations <= 5))
+    }
+    if let plain = find("decode 1 MB: plain"), let courier = find("decode 1 MB: Courier") {
+        let ratio = courier.nanosecondsPerOperation / plain.nanosecondsPerOperation
+        lines.append(String(format: "1 MB decode through Courier: %.3f× plain JSONDecoder", ratio))
+        checks.append(TargetCheck(target: "1 MB decode ≤ 1.05× JSONDecoder", measured: String(format: "%.3f×", ratio), met: ratio <= 1.05))
+    }
+    return (lines, checks)
+}
+
+func microTable(_ results: [MicroResult]) -> String {
+    let nameWidth = results.map(\.name.count).max() ?? 10
+    var lines = [
+        "micro-benchmark".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "     ns/op   allocs/op",
+        String(repeating: "-", count: nameWidth + 24),
+    ]
+    for result in results {
+        let time = String(format: "%10.0f", result.nanosecondsPerOperation)
+        let allocations = String(format: "%11.1f", result.allocationsPerOperation)
+        lines.append(result.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + time + " " + allocations)
+    }
+    return lines.joined(separator: "\n")
+}
+
+func microMarkdown(_ results: [MicroResult]) -> String {
+    var lines = ["| micro-benchmark | ns/op | allocs/op |", "|---|--:|--:|"]
+    for result in results {
+        lines.append("| \(result.name) | \(String(format: "%.0f", result.nanosecondsPerOperation)) | \(String(format: "%.1f", result.allocationsPerOperation)) |")
+    }
+    return lines.joined(separator: "\n")
+}

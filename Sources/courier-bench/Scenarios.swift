@@ -1,0 +1,55 @@
+import Foundation
+
+/// One macro scenario: what each subject does, how many times, and with how many in flight.
+struct Scenario: Sendable {
+    var id: String
+    var title: String
+    var requests: Int
+    var width: Int
+    var subjects: [Subject]
+    var operation: @Sendable (Subject, Int) async throws -> Void
+
+    func run(_ subject: Subject, requests count: Int? = nil) async throws {
+        let count = count ?? requests
+        let operation = self.operation
+        if width <= 1 {
+            for index in 0..<count { try await operation(subject, index) }
+        } else {
+            try await runConcurrently(count: count, width: width) { index in try await operation(subject, index) }
+        }
+    }
+}
+
+/// The options that size the macro scenarios.
+struct MacroSizes {
+    var requests: Int
+    var concurrency: Int
+    var largeRequests: Int
+    var postRequests: Int
+    var cacheRequests: Int
+}
+
+func macroScenarios(_ subjects: Subjects, sizes: MacroSizes) -> [Scenario] {
+    [
+        Scenario(
+            id: "sequential", title: "\(sizes.requests) sequential GET+decode (236 B)", requests: sizes.requests, width: 1,
+            subjects: subjects.all, operation: { subject, index in try await subject.getSmall(index) }
+        ),
+        Scenario(
+            id: "concurrent", title: "\(sizes.requests) GET+decode, \(sizes.concurrency) in flight", requests: sizes.requests,
+            width: sizes.concurrency, subjects: subjects.all, operation: { subject, index in try await subject.getSmall(index) }
+        ),
+        Scenario(
+            id: "large", title: "GET+decode 1 MB JSON array (×\(sizes.largeRequests))", requests: sizes.largeRequests, width: 1,
+            subjects: subjects.all, operation: { subject, _ in try await subject.getLarge() }
+        ),
+        Scenario(
+            id: "post", title: "POST JSON body (×\(sizes.postRequests))", requests: sizes.postRequests, width: 1,
+            subjects: subjects.all, operation: { subject, _ in try await subject.post() }
+        ),
+        Scenario(
+            id: "cache", title: "2 KB fresh cache hit vs network (×\(sizes.cacheRequests))", requests: sizes.cacheRequests, width: 1,
+            subjects: [subjects.rawAHC, subjects.courierCache], operation: { subject, _ in try await subject.getCached() }
+        ),
+    ]
+}

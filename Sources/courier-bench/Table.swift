@@ -1,0 +1,55 @@
+import Foundation
+
+/// The macro results as a fixed-width table for the terminal.
+func consoleTable(_ results: [SubjectResult]) -> String {
+    let header = ["scenario", "client", "wall ms", "×raw", "CPU µs/req", "×raw", "req/s", "allocs/req", "×raw", "peak RSS MB", "×raw"]
+    var rows: [[String]] = []
+    for result in results {
+        let ratios = result.ratios
+        rows.append([
+            result.scenario, result.subject,
+            String(format: "%.1f", result.wallSeconds * 1000), ratio(ratios?.wall),
+            String(format: "%.1f", result.cpuMicrosecondsPerRequest), ratio(ratios?.cpu),
+            String(format: "%.0f", result.requestsPerSecond),
+            String(format: "%.1f", result.allocationsPerRequest), ratio(ratios?.allocations),
+            String(format: "%.1f", Double(result.peakRSSBytes) / 1_048_576), ratio(ratios?.peakRSS),
+        ])
+    }
+    let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+    func line(_ cells: [String]) -> String {
+        cells.enumerated().map { column, cell in
+            let pad = String(repeating: " ", count: widths[column] - cell.count)
+            return column < 2 ? cell + pad : pad + cell
+        }.joined(separator: "  ")
+    }
+    let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")
+    return ([line(header), rule] + rows.map(line)).joined(separator: "\n")
+}
+
+/// The macro results as a Markdown table (the README's Performance section uses it).
+func markdownTable(_ results: [SubjectResult]) -> String {
+    var lines = [
+        "| scenario | client | wall (median) | ×raw | CPU/req | ×raw | req/s | allocs/req | ×raw | peak RSS | ×raw |",
+        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+    ]
+    for result in results {
+        let ratios = result.ratios
+        lines.append(
+            "| \(result.scenarioTitle) | \(result.subject) | \(String(format: "%.1f ms", result.wallSeconds * 1000)) | \(ratio(ratios?.wall)) "
+                + "| \(String(format: "%.1f µs", result.cpuMicrosecondsPerRequest)) | \(ratio(ratios?.cpu)) "
+                + "| \(String(format: "%.0f", result.requestsPerSecond)) | \(String(format: "%.1f", result.allocationsPerRequest)) "
+                + "| \(ratio(ratios?.allocations)) | \(String(format: "%.1f MB", Double(result.peakRSSBytes) / 1_048_576)) "
+                + "| \(ratio(ratios?.peakRSS)) |"
+        )
+    }
+    return lines.joined(separator: "\n")
+}
+
+func targetLines(_ checks: [TargetCheck]) -> String {
+    checks.map { "\($0.met ? "✓" : "✗") \($0.target): \($0.measured)" }.joined(separator: "\n")
+}
+
+private func ratio(_ value: Double?) -> String {
+    guard let value else { return "1.00" }
+    return String(format: value < 0.1 ? "%.3f" : "%.2f", value)
+}
