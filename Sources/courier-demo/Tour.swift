@@ -22,10 +22,20 @@ struct Tour {
         let timingLog = workDir.appendingPathComponent("timing.log")
         let cache = HTTPCache(store: try CacheStore(fileURL: workDir.appendingPathComponent("cache.sqlite"), maximumSize: 20 << 20))
         cache.clearPartition(onSignOutOf: credentials)
+        // The auth backend gets its own client: no credentials, no refresh, no cache.
+        let authClient = Client(baseURL: baseURL, transport: AsyncHTTPClientTransport())
+        let refresh = TokenRefreshMiddleware(store: credentials) { old in
+            let tokens = try await authClient.send(RefreshToken(refreshToken: old.refreshToken ?? ""))
+            Narrator.say("↻ refreshed the access token once (single flight)")
+            return .bearer(tokens.token, identity: "\(tokens.userId)", refreshToken: tokens.refreshToken)
+        }
         let client = Client(
             baseURL: baseURL,
             transport: AsyncHTTPClientTransport(),
-            middlewares: [try TimingLogMiddleware(fileURL: timingLog), CredentialsMiddleware(provider: credentials), cache]
+            middlewares: [
+                try TimingLogMiddleware(fileURL: timingLog), cache, RetryMiddleware(), refresh,
+                CredentialsMiddleware(provider: credentials),
+            ]
         ) { $0.timeout = .seconds(10) }
 
         try await signIn(client, credentials)
@@ -36,6 +46,8 @@ struct Tour {
         await cancellation(client)
         try await cacheThenNetwork(client)
         try await offlineFallback(client)
+        try await retry(client)
+        try await tokenRefresh(client, authClient)
         try printTimings(timingLog)
         print("\nTour complete.")
     }
@@ -156,10 +168,47 @@ struct Tour {
         try await api.server.comeUp()
     }
 
+    private func retry(_ client: Client) async throws {
+        Narrator.step(9, "Retry: a flaky endpoint answers 503 + Retry-After twice, then succeeds")
+        struct Flaky: Endpoint {
+            typealias Response = JSON
+            var path: EndpointPath { "/flaky" }
+        }
+        let response = try await client.response(for: Flaky())
+        Narrator.say("✓ \(response.value.message ?? "?") after \(response.attempts) attempts in \(Narrator.milliseconds(response.duration)) ms")
+    }
+
+    private func tokenRefresh(_ client: Client, _ authClient: Client) async throws {
+        Narrator.step(10, "Token refresh: the server expires every token; 5 concurrent calls hit 401, one refresh serves them all")
+        _ = try await authClient.send(ExpireTokens())
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<5 { group.addTask { try await FriendsService(client: client).friends(of: 1).count } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        Narrator.say("✓ all \(counts.count) calls succeeded after one replay each")
+    }
+
     private func printTimings(_ file: URL) throws {
-        Narrator.step(9, "The timing log: one line per request (time, method, endpoint, status, ms, bytes, source)")
+        Narrator.step(11, "The timing log: one line per request (time, method, endpoint, status, ms, bytes, source)")
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
         for line in lines.suffix(6) { Narrator.say(String(line)) }
         Narrator.say("(\(lines.count) lines in all)")
     }
+}
+
+/// `POST /token/refresh`: trades a refresh token for new tokens.
+struct RefreshToken: Endpoint {
+    typealias Response = TokenBody
+    var refreshToken: String
+    var method: HTTPRequest.Method { .post }
+    var path: EndpointPath { "/token/refresh" }
+    var parameters: Parameters { ["refreshToken": .string(refreshToken)] }
+    var requiresAuthentication: Bool { false }
+}
+
+/// `POST /admin/expire-tokens`: the sample server forgets every access token.
+struct ExpireTokens: Endpoint {
+    typealias Response = Empty
+    var method: HTTPRequest.Method { .post }
+    var path: EndpointPath { "/admin/expire-tokens" }
 }

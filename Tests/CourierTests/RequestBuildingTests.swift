@@ -134,3 +134,15 @@ import Testing
         #expect(ServerEnvironment.selected(from: [staging, release], processEnvironment: ["COURIER_ENVIRONMENT": "nope"], default: release) == release)
     }
 }
+
+@Suite struct EndpointNameTests {
+    @Test func namesAreStableBoundedLabels() {
+        struct Local: Endpoint {
+            typealias Response = JSON
+            var path: EndpointPath { "/" }
+        }
+        #expect(FriendsEndpoints.List(userID: 1).name == "FriendsEndpoints.List")
+        #expect(ThreadRequest.loadMissed(threadID: "t", since: Date(), limit: 1).name == "ThreadRequest.loadMissed")
+        #expect(Local().name == "EndpointNameTests.Local")
+    }
+}
