@@ -43,7 +43,8 @@ import Testing
             return nil
         })
         #expect(error.isCancelled)
-        #expect(ContinuousClock.now - started < .seconds(2))
+        // Far below the 30 s the transport would hang; generous for sanitizer builds on a busy machine.
+        #expect(ContinuousClock.now - started < .seconds(6))
         #expect(handle.isFinished)
     }
 
@@ -66,7 +67,7 @@ import Testing
         let started = ContinuousClock.now
         let error = await #expect(throws: CourierError.self) { try await client.send(Quick()) }
         #expect(error?.kind == .timedOut)
-        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(ContinuousClock.now - started < .seconds(6))
     }
 
     @Test func credentialsGoInHeadersOfEveryRequestAndSigningOutRemovesThem() async throws {

@@ -159,7 +159,8 @@ import Testing
             task.cancel()
             let error = await #expect(throws: CourierError.self) { try await task.value }
             #expect(error?.kind == .cancelled)
-            #expect(ContinuousClock.now - started < .seconds(1))
+            // The drip would take 8 s more; the bound is loose for sanitizer builds.
+            #expect(ContinuousClock.now - started < .seconds(3))
             #expect(await server.waitUntilConnectionsClosed(timeout: .seconds(3)))
         }
     }
