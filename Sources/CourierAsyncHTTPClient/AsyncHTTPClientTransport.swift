@@ -37,9 +37,7 @@ public struct AsyncHTTPClientTransport: ClientTransport {
 
     /// Sends one request; the response body streams back as the server sends it.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        var base = baseURL.absoluteString
-        while base.hasSuffix("/") { base.removeLast() }
-        var outgoing = HTTPClientRequest(url: base + (request.path ?? ""))
+        var outgoing = HTTPClientRequest(url: baseURL.absoluteString(appendingRequestPath: request.path))
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         outgoing.headers.reserveCapacity(request.headerFields.count)
         for field in request.headerFields {

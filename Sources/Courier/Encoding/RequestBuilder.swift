@@ -77,9 +77,7 @@ extension Client {
 
     /// The absolute URL of a request path, as a string.
     func absoluteURL(for path: String?) -> String {
-        var base = baseURL.absoluteString
-        while base.hasSuffix("/") { base.removeLast() }
-        return base + (path ?? "")
+        baseURL.absoluteString(appendingRequestPath: path)
     }
 }
 

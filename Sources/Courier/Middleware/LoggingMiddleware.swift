@@ -38,7 +38,7 @@ public struct LoggingMiddleware: ClientMiddleware {
         var metadata: Logger.Metadata = [
             "courier.endpoint": "\(operationID)",
             "courier.method": "\(request.method.rawValue)",
-            "courier.url": "\(redaction.redact(url: baseURL.absoluteString + (request.path ?? "")))",
+            "courier.url": "\(redaction.redact(url: baseURL.absoluteString(appendingRequestPath: request.path)))",
         ]
         var requestMetadata = metadata
         requestMetadata["courier.headers"] = "\(describe(request.headerFields))"

@@ -83,10 +83,9 @@ public struct URLSessionTransport: ClientTransport {
     }
 
     private func makeURLRequest(_ request: HTTPRequest, baseURL: URL) throws -> URLRequest {
-        var base = baseURL.absoluteString
-        while base.hasSuffix("/") { base.removeLast() }
-        guard let url = URL(string: base + (request.path ?? "")) else {
-            throw CourierError(.invalidRequest, detail: "Cannot form a URL from '\(base)' and '\(request.path ?? "")'")
+        let text = baseURL.absoluteString(appendingRequestPath: request.path)
+        guard let url = URL(string: text) else {
+            throw CourierError(.invalidRequest, detail: "Cannot form a URL from '\(text)'")
         }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue

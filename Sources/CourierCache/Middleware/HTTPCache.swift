@@ -95,9 +95,7 @@ public struct HTTPCache: CachingMiddleware {
     }
 
     static func absoluteURL(_ baseURL: URL, _ path: String?) -> URL? {
-        var base = baseURL.absoluteString
-        while base.hasSuffix("/") { base.removeLast() }
-        return URL(string: base + (path ?? "/"))
+        URL(string: baseURL.absoluteString(appendingRequestPath: path ?? "/"))
     }
 
     var clock: Date { now() }
