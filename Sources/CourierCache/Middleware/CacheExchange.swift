@@ -51,7 +51,7 @@ struct CacheExchange: Sendable {
     /// ``CachePolicy/followHTTP``: RFC 9111 freshness, validation and `stale-if-error`.
     func followHTTP(_ network: Network) async throws -> (HTTPResponse, HTTPBody?) {
         let hit = try await lookup()
-        let decision = rules.evaluate(request: request, stored: hit?.storedResponse, now: cache.clock)
+        let decision = rules.evaluate(request: request, stored: hit?.metadata.storedResponse, now: cache.clock)
         switch decision {
         case .fresh, .staleAcceptable:
             if let hit, let served = try await serve(hit, as: sourceFor(decision)) {
@@ -76,7 +76,7 @@ struct CacheExchange: Sendable {
         return .cache
     }
 
-    private func followHTTPNetwork(_ network: Network, request outgoing: HTTPRequest, hit: CachedMetadata?) async throws -> (HTTPResponse, HTTPBody?) {
+    private func followHTTPNetwork(_ network: Network, request outgoing: HTTPRequest, hit: Hit?) async throws -> (HTTPResponse, HTTPBody?) {
         let requestTime = cache.clock
         let response: HTTPResponse
         let body: HTTPBody?
@@ -96,17 +96,17 @@ struct CacheExchange: Sendable {
     }
 
     /// A 304: refresh the stored headers and serve the stored body.
-    private func revalidated(_ hit: CachedMetadata, by notModified: HTTPResponse, requestTime: Date, network: Network) async throws -> (HTTPResponse, HTTPBody?) {
-        let merged = rules.merge(stored: hit.headers, notModified: notModified.headerFields)
+    private func revalidated(_ hit: Hit, by notModified: HTTPResponse, requestTime: Date, network: Network) async throws -> (HTTPResponse, HTTPBody?) {
+        let merged = rules.merge(stored: hit.metadata.headers, notModified: notModified.headerFields)
         let responseTime = cache.clock
-        _ = try? await store.updateHeaders(of: hit, headers: merged, requestTime: requestTime, responseTime: responseTime)
-        guard let bytes = try? await store.body(for: hit) else {
+        _ = try? await store.updateHeaders(of: hit.metadata, headers: merged, requestTime: requestTime, responseTime: responseTime)
+        guard let bytes = try? await hit.loadBody(from: store) else {
             // The entry vanished meanwhile (evicted, or replaced by another process): ask again, unconditionally.
             return try await networkAndStore(network, fallback: false)
         }
         store.recordHit()
         report?.source = .revalidated
-        return (HTTPResponse(status: .init(code: hit.status), headerFields: merged), HTTPBody(bytes))
+        return (HTTPResponse(status: .init(code: hit.metadata.status), headerFields: merged), HTTPBody(bytes))
     }
 
     /// After a successful unsafe request, the stored entries of its URL (and Location targets) go.
@@ -126,24 +126,26 @@ struct CacheExchange: Sendable {
 
     // MARK: steps
 
-    /// The stored variant matching this request's `Vary` fields, or nil. A broken store is a miss.
-    private func lookup() async throws -> CachedMetadata? {
-        guard let variants = try? await store.variants(for: key), !variants.isEmpty else { return nil }
-        return rules.selectVariant(for: request, among: variants)
+    /// The stored variant matching this request's `Vary` fields (with its body when small), or nil.
+    /// A broken store is a miss.
+    private func lookup() async throws -> Hit? {
+        let (rules, request) = (self.rules, self.request)
+        guard let found = try? await store.lookup(key, select: { rules.selectVariant(for: request, among: $0) }) else { return nil }
+        return Hit(metadata: found.metadata, body: found.body)
     }
 
     /// The stored response with its body, or nil when the body is gone.
-    private func serve(_ hit: CachedMetadata, as source: ResponseSource) async throws -> (HTTPResponse, HTTPBody?)? {
-        guard let bytes = try? await store.body(for: hit) else { return nil }
-        await store.touch(hit)
+    private func serve(_ hit: Hit, as source: ResponseSource) async throws -> (HTTPResponse, HTTPBody?)? {
+        guard let bytes = try? await hit.loadBody(from: store) else { return nil }
+        await store.touch(hit.metadata)
         store.recordHit()
         report?.source = source
-        return (rules.servedResponse(for: hit.storedResponse, now: cache.clock), HTTPBody(bytes))
+        return (rules.servedResponse(for: hit.metadata.storedResponse, now: cache.clock), HTTPBody(bytes))
     }
 
-    private func canServeStaleOnError(_ hit: CachedMetadata) -> Bool {
+    private func canServeStaleOnError(_ hit: Hit) -> Bool {
         rules.canServeStaleOnError(
-            stored: hit.storedResponse, now: cache.clock,
+            stored: hit.metadata.storedResponse, now: cache.clock,
             requestDirectives: CacheControl(request: request.headerFields), extraAllowance: cache.offlineAllowance
         )
     }
@@ -179,5 +181,17 @@ struct CacheExchange: Sendable {
     static func isNetworkFailure(_ error: any Error) -> Bool {
         let kind = CourierError.from(transportError: error).kind
         return [.noConnection, .timedOut, .connectionLost, .transport].contains(kind)
+    }
+}
+
+/// A stored variant found for a request, with its body when it was small enough to read at once.
+struct Hit: Sendable {
+    var metadata: CachedMetadata
+    var body: Data?
+
+    /// The body, read now when the lookup left it on disk; nil when the entry is gone.
+    func loadBody(from store: CacheStore) async throws -> Data? {
+        if let body { return body }
+        return try await store.body(for: metadata)
     }
 }

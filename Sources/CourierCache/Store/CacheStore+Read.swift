@@ -16,6 +16,27 @@ extension CacheStore {
         }
     }
 
+    /// The variant `select` picks among the stored variants of `key`, in one read, with its body
+    /// when that is at most `inlineBodyLimit` bytes (larger bodies stay on disk until asked for).
+    public func lookup(
+        _ key: CacheKey,
+        inlineBodyLimit: Int = 64 * 1024,
+        select: @escaping @Sendable ([CachedMetadata]) -> CachedMetadata?
+    ) async throws -> (metadata: CachedMetadata, body: Data?)? {
+        try await writer.read { db in
+            let variants = try Row.fetchAll(
+                db,
+                sql: "SELECT \(Self.metadataColumns) FROM entry WHERE partitionKey = ? AND url = ? AND method = ? ORDER BY id",
+                arguments: [key.partition, key.url, key.method]
+            ).compactMap(Self.metadata(from:))
+            guard !variants.isEmpty, let chosen = select(variants) else { return nil }
+            guard chosen.bodySize <= inlineBodyLimit else { return (chosen, nil) }
+            let row = try Row.fetchOne(db, sql: "SELECT data FROM body WHERE entryId = ?", arguments: [chosen.id])
+            guard let row else { return nil }
+            return (chosen, (try? row.decode(Data?.self, forColumn: "data")).flatMap { $0 } ?? Data())
+        }
+    }
+
     /// The body of a variant; `nil` when the variant has been replaced or removed since `entry` was read.
     public func body(for entry: CachedMetadata) async throws -> Data? {
         try await writer.read { db in

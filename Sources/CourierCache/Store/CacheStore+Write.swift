@@ -29,6 +29,7 @@ extension CacheStore {
         let requested = requestTime.timeIntervalSince1970
         let responded = responseTime.timeIntervalSince1970
         let (stored, evicted) = try await writer.write { db -> (CachedMetadata?, Int) in
+            try self.flushTouches(db)
             try db.execute(
                 sql: "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ? AND varyKey = ?",
                 arguments: [key.partition, key.url, key.method, varySelection.canonicalKey])
@@ -83,19 +84,29 @@ extension CacheStore {
     }
 
     /// Marks a variant as just used, so LRU eviction takes it last; best effort, failures are only logged.
+    ///
+    /// A hit must not pay for a write transaction, so uses are collected in memory and written in
+    /// one transaction: before the next store (so eviction sees them) or once
+    /// ``PendingTouches/flushThreshold`` uses have piled up.
     public func touch(_ entry: CachedMetadata) async {
-        let now = Date().timeIntervalSince1970
+        guard pendingTouches.record(entry.id) else { return }
         do {
-            try await writer.write { db in
-                try db.execute(
-                    sql: """
-                        UPDATE entry SET lastAccess = ?, accessOrder = (SELECT COALESCE(MAX(accessOrder), 0) + 1 FROM entry)
-                        WHERE id = ?
-                        """,
-                    arguments: [now, entry.id])
-            }
+            try await writer.write { db in try self.flushTouches(db) }
         } catch {
             logger.debug("Cache touch failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Writes the collected uses, in order, as the most recent accesses.
+    func flushTouches(_ db: Database) throws {
+        let ids = pendingTouches.drain()
+        guard !ids.isEmpty else { return }
+        let now = Date().timeIntervalSince1970
+        var order = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(accessOrder), 0) FROM entry") ?? 0
+        let statement = try db.cachedStatement(sql: "UPDATE entry SET lastAccess = ?, accessOrder = ? WHERE id = ?")
+        for id in ids {
+            order += 1
+            try statement.execute(arguments: [now, order, id])
         }
     }
 

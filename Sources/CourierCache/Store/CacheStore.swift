@@ -18,6 +18,8 @@ public final class CacheStore: Sendable {
     let writer: any DatabaseWriter
     let logger: Logger
     let counters = StoreCounters()
+    /// Variants used since the last write, oldest use first; written in one go (see ``touch(_:)``).
+    let pendingTouches = PendingTouches()
 
     /// Opens (or creates) the cache database at `fileURL`, recovering from a corrupt file.
     ///
