@@ -12,6 +12,8 @@ import OpenAPIRuntime
 /// response header fields and force-unwraps header names. This one appends every field as it came
 /// (two `Set-Cookie` lines stay two), skips names that are not valid tokens, streams the body to the
 /// client (which bounds it), gives each request its endpoint's deadline, and throws ``CourierError``.
+/// It is not a ``DeadlineEnforcingTransport``: AsyncHTTPClient's `deadline:` bounds the head but not
+/// the streamed body, so the client's own timer still covers the whole response.
 public struct AsyncHTTPClientTransport: ClientTransport {
     /// The client requests run on.
     public let client: HTTPClient

@@ -47,8 +47,10 @@ final class BenchServer: @unchecked Sendable {
 
     func stop() async {
         if let process, process.isRunning {
+            // Poll rather than `waitUntilExit()`, which spins a run loop on Linux.
             process.terminate()
-            process.waitUntilExit()
+            for _ in 0..<60 where process.isRunning { try? await Task.sleep(for: .milliseconds(50)) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         try? await mock?.shutdown()
         try? FileManager.default.removeItem(at: directory)

@@ -25,6 +25,9 @@ struct Macro: AsyncParsableCommand {
     @Option(help: "Cache hits (and raw network GETs) per round.")
     var cacheRequests = 1000
 
+    @Option(help: "Run only these scenarios (comma-separated: sequential,concurrent,large,post,cache).")
+    var only: String?
+
     @Flag(help: "Skip the micro-benchmarks that otherwise follow the macro table.")
     var skipMicro = false
 
@@ -45,7 +48,9 @@ struct Macro: AsyncParsableCommand {
                 requests: requests, concurrency: concurrency, largeRequests: largeRequests, postRequests: postRequests,
                 cacheRequests: cacheRequests
             )
-            results = try await runMacro(macroScenarios(subjects, sizes: sizes), rounds: rounds, warmup: 100, log: log)
+            let wanted = only.map { Set($0.split(separator: ",").map(String.init)) }
+            let scenarios = macroScenarios(subjects, sizes: sizes).filter { wanted?.contains($0.id) ?? true }
+            results = try await runMacro(scenarios, rounds: rounds, warmup: 100, log: log)
         } catch {
             await subjects.shutdown()
             await server.stop()
@@ -106,8 +111,12 @@ struct Micro: AsyncParsableCommand {
     @Option(help: "Rounds (the median is reported).")
     var rounds = 5
 
+    @Option(help: "Run only the cases whose name contains this text (for profiling one case under callgrind).")
+    var filter: String?
+
     func run() async throws {
-        let results = try await runMicro(try microCases(iterations: iterations), rounds: rounds)
+        let cases = try microCases(iterations: iterations).filter { filter.map($0.name.contains) ?? true }
+        let results = try await runMicro(cases, rounds: rounds)
         let derived = microTargets(results)
         print(microTable(results))
         for line in derived.lines { print(line) }
@@ -132,12 +141,17 @@ struct Soak: AsyncParsableCommand {
     @Option(help: "Requests in flight.")
     var concurrency = 16
 
+    @Option(help: "What sends: courier-ahc (Courier over AsyncHTTPClient), raw-ahc, courier-noop (no network) or courier-noop-no-timer (no network, no client-side timer).")
+    var client = "courier-ahc"
+
     func run() async throws {
         let server = try await common.startServer()
         log("server: \(server.kind)")
         let report: SoakReport
         do {
-            report = try await runSoak(server: server, total: requests, every: every, concurrency: concurrency, log: log)
+            report = try await runSoak(
+                server: server, total: requests, every: every, concurrency: concurrency, subject: client, log: log
+            )
         } catch {
             await server.stop()
             throw error
@@ -145,7 +159,7 @@ struct Soak: AsyncParsableCommand {
         await server.stop()
         let directory = try common.outputDirectory()
         try writeJSON(report, to: directory.appendingPathComponent("soak.json"))
-        print("soak: \(report.requests) requests, \(report.concurrency) in flight, server \(report.server)")
+        print("soak: \(report.subject), \(report.requests) requests, \(report.concurrency) in flight, server \(report.server)")
         for sample in report.samples {
             print(String(format: "%8d  RSS %7.1f MB  live allocations %lld", sample.requests, Double(sample.rssBytes) / 1_048_576, sample.liveAllocations))
         }

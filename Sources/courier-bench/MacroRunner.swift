@@ -8,6 +8,7 @@ func runMacro(_ scenarios: [Scenario], rounds: Int, warmup: Int, log: (String) -
     for scenario in scenarios {
         log("• \(scenario.title)")
         for subject in scenario.subjects {
+            log("  warm-up \(subject.name)")
             try await scenario.run(subject, requests: max(1, min(scenario.requests, warmup)))
         }
         var samples = Array(repeating: [Sample](), count: scenario.subjects.count)

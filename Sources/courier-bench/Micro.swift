@@ -6,7 +6,10 @@ import Foundation
 struct MicroResult: Codable, Sendable {
     var name: String
     var iterations: Int
+    /// Process CPU time (user + system, all threads) per operation: other processes on the machine
+    /// do not inflate it, unlike wall time.
     var nanosecondsPerOperation: Double
+    var wallNanosecondsPerOperation: Double
     var allocationsPerOperation: Double
     var note: String?
 }
@@ -22,6 +25,7 @@ struct MicroCase {
 func runMicro(_ cases: [MicroCase], rounds: Int) async throws -> [MicroResult] {
     for item in cases { for _ in 0..<max(1, item.iterations / 10) { try await item.operation() } }
     var times = Array(repeating: [Double](), count: cases.count)
+    var walls = Array(repeating: [Double](), count: cases.count)
     var allocations = Array(repeating: [Double](), count: cases.count)
     for round in 0..<rounds {
         let order = Array(cases.indices)
@@ -29,17 +33,21 @@ func runMicro(_ cases: [MicroCase], rounds: Int) async throws -> [MicroResult] {
             let item = cases[index]
             let startAllocations = cmc_allocations()
             let start = ContinuousClock.now
+            let startCPU = cpuSeconds()
             for _ in 0..<item.iterations { try await item.operation() }
+            let cpu = cpuSeconds() - startCPU
             let elapsed = start.duration(to: .now).seconds
             let allocated = Double(cmc_allocations() - startAllocations)
-            times[index].append(elapsed / Double(item.iterations) * 1e9)
+            times[index].append(cpu / Double(item.iterations) * 1e9)
+            walls[index].append(elapsed / Double(item.iterations) * 1e9)
             allocations[index].append(allocated / Double(item.iterations))
         }
     }
     return cases.indices.map { index in
         MicroResult(
             name: cases[index].name, iterations: cases[index].iterations,
-            nanosecondsPerOperation: median(times[index]), allocationsPerOperation: median(allocations[index])
+            nanosecondsPerOperation: median(times[index]), wallNanosecondsPerOperation: median(walls[index]),
+            allocationsPerOperation: median(allocations[index])
         )
     }
 }
@@ -48,15 +56,18 @@ func runMicro(_ cases: [MicroCase], rounds: Int) async throws -> [MicroResult] {
 func microCases(iterations: Int) throws -> [MicroCase] {
     guard let baseURL = URL(string: "http://127.0.0.1:8080") else { throw BenchError("bad base URL") }
     let empty = Data("{}".utf8)
-    let plain = Client(baseURL: baseURL, transport: NoopTransport(body: empty))
+    // The chain is timed over a transport that needs no client-side timer, so the timer's noise
+    // (a task group with two child tasks) does not drown the chain's cost.
+    let plain = Client(baseURL: baseURL, transport: NoopDeadlineTransport(body: empty))
     let chained = Client(
-        baseURL: baseURL, transport: NoopTransport(body: empty), middlewares: Array(repeating: NoopMiddleware(), count: 5)
+        baseURL: baseURL, transport: NoopDeadlineTransport(body: empty), middlewares: Array(repeating: NoopMiddleware(), count: 5)
     )
+    let timed = Client(baseURL: baseURL, transport: NoopTransport(body: empty))
     let large = Fixtures.large
     let largeClient = Client(baseURL: baseURL, transport: NoopTransport(body: large))
     let decoder = JSONDecoder()
     let notFound = Client(
-        baseURL: baseURL, transport: NoopTransport(status: .notFound, body: Data(#"{"message":"no such user"}"#.utf8))
+        baseURL: baseURL, transport: NoopDeadlineTransport(status: .notFound, body: Data(#"{"message":"no such user"}"#.utf8))
     )
     let timeoutError = URLError(.timedOut)
     let largeIterations = max(3, iterations / 2000)
@@ -66,11 +77,14 @@ func microCases(iterations: Int) throws -> [MicroCase] {
             counter &+= 1
             _ = try plain.requestPath(for: SmallEndpoint(n: counter))
         },
-        MicroCase(name: "call over no-op transport, no middleware", iterations: iterations) {
+        MicroCase(name: "call, no middleware", iterations: iterations) {
             _ = try await plain.send(RawEndpoint())
         },
-        MicroCase(name: "call over no-op transport, 5 no-op middlewares", iterations: iterations) {
+        MicroCase(name: "call, 5 no-op middlewares", iterations: iterations) {
             _ = try await chained.send(RawEndpoint())
+        },
+        MicroCase(name: "call, no middleware, client-side timeout timer", iterations: iterations) {
+            _ = try await timed.send(RawEndpoint())
         },
         MicroCase(name: "decode 1 MB: plain JSONDecoder", iterations: largeIterations) {
             _ = try decoder.decode([LargeItem].self, from: large)
@@ -96,10 +110,10 @@ func microTargets(_ results: [MicroResult]) -> (lines: [String], checks: [Target
     func find(_ prefix: String) -> MicroResult? { results.first { $0.name.hasPrefix(prefix) } }
     var lines: [String] = []
     var checks: [TargetCheck] = []
-    if let plain = find("call over no-op transport, no"), let chained = find("call over no-op transport, 5") {
+    if let plain = find("call, no middleware"), let chained = find("call, 5 no-op") {
         let nanoseconds = chained.nanosecondsPerOperation - plain.nanosecondsPerOperation
         let allocations = chained.allocationsPerOperation - plain.allocationsPerOperation
-        lines.append(String(format: "5-middleware chain over the chain-less call: %+.0f ns, %+.1f allocations per request", nanoseconds, allocations))
+        lines.append(String(format: "5-middleware chain over the chain-less call: %+.0f ns CPU, %+.1f allocations per request", nanoseconds, allocations))
         checks.append(TargetCheck(target: "chain of 5 no-op middlewares ≤ 1 µs", measured: String(format: "%.0f ns", nanoseconds), met: nanoseconds <= 1000))
         checks.append(TargetCheck(target: "chain of 5 no-op middlewares ≤ 5 allocations", measured: String(format: "%.1f", allocations), met: allocations <= 5))
     }
@@ -114,11 +128,11 @@ func microTargets(_ results: [MicroResult]) -> (lines: [String], checks: [Target
 func microTable(_ results: [MicroResult]) -> String {
     let nameWidth = results.map(\.name.count).max() ?? 10
     var lines = [
-        "micro-benchmark".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "     ns/op   allocs/op",
-        String(repeating: "-", count: nameWidth + 24),
+        "micro-benchmark".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " CPU ns/op  wall ns/op   allocs/op",
+        String(repeating: "-", count: nameWidth + 35),
     ]
     for result in results {
-        let time = String(format: "%10.0f", result.nanosecondsPerOperation)
+        let time = String(format: "%10.0f %10.0f", result.nanosecondsPerOperation, result.wallNanosecondsPerOperation)
         let allocations = String(format: "%11.1f", result.allocationsPerOperation)
         lines.append(result.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + time + " " + allocations)
     }
@@ -126,9 +140,12 @@ func microTable(_ results: [MicroResult]) -> String {
 }
 
 func microMarkdown(_ results: [MicroResult]) -> String {
-    var lines = ["| micro-benchmark | ns/op | allocs/op |", "|---|--:|--:|"]
+    var lines = ["| micro-benchmark | CPU ns/op | wall ns/op | allocs/op |", "|---|--:|--:|--:|"]
     for result in results {
-        lines.append("| \(result.name) | \(String(format: "%.0f", result.nanosecondsPerOperation)) | \(String(format: "%.1f", result.allocationsPerOperation)) |")
+        lines.append(
+            "| \(result.name) | \(String(format: "%.0f", result.nanosecondsPerOperation)) "
+                + "| \(String(format: "%.0f", result.wallNanosecondsPerOperation)) | \(String(format: "%.1f", result.allocationsPerOperation)) |"
+        )
     }
     return lines.joined(separator: "\n")
 }

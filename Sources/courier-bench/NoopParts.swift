@@ -2,7 +2,18 @@ import Courier
 import Foundation
 
 /// A transport that answers at once with a fixed response: the client's own cost, without a network.
+/// Like URLSessionTransport it does not enforce deadlines, so the client runs its own timer around it.
 struct NoopTransport: ClientTransport {
+    var status: HTTPResponse.Status = .ok
+    var body: Data
+
+    func send(_ request: HTTPRequest, body _: HTTPBody?, baseURL _: URL, operationID _: String) async throws -> (HTTPResponse, HTTPBody?) {
+        (HTTPResponse(status: status, headerFields: [.contentType: "application/json"]), HTTPBody(body))
+    }
+}
+
+/// The no-op transport declaring that it enforces deadlines itself, so the client runs no timer.
+struct NoopDeadlineTransport: DeadlineEnforcingTransport {
     var status: HTTPResponse.Status = .ok
     var body: Data
 

@@ -15,6 +15,7 @@ struct SoakSample: Codable, Sendable {
 struct SoakReport: Codable, Sendable {
     var date: String
     var server: String
+    var subject: String
     var requests: Int
     var concurrency: Int
     var samples: [SoakSample]
@@ -26,20 +27,32 @@ struct SoakReport: Codable, Sendable {
 /// Sends `total` GETs through Courier over AHC, sampling RSS every `every` requests. Memory counts as
 /// flat when, from the second sample on, RSS grows by less than max(2 MB, 5 %) and live allocations
 /// by less than one per 1,000 requests.
-func runSoak(server: BenchServer, total: Int, every: Int, concurrency: Int, log: (String) -> Void) async throws -> SoakReport {
+func runSoak(
+    server: BenchServer, total: Int, every: Int, concurrency: Int, subject: String, log: (String) -> Void
+) async throws -> SoakReport {
     var configuration = HTTPClient.Configuration()
     configuration.connectionPool.retryConnectionEstablishment = false
     let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(client: http))
+    let raw = RawAHC(client: http, base: server.baseURL.absoluteString)
+    let noop = Client(baseURL: server.baseURL, transport: NoopTransport(body: Fixtures.small))
+    let noopShortTimeout = Client(baseURL: server.baseURL, transport: NoopTransport(body: Fixtures.small)) { $0.timeout = .seconds(1) }
+    let noopDeadline = Client(baseURL: server.baseURL, transport: NoopDeadlineTransport(body: Fixtures.small))
+    let send: @Sendable (Int) async throws -> Void
+    switch subject {
+    case "raw-ahc": send = { n in _ = try await raw.get("/small.json?n=\(n)", as: SmallUser.self) }
+    case "courier-noop-no-timer": send = { n in _ = try await noopDeadline.send(SmallEndpoint(n: n)) }
+    case "courier-noop-1s-timeout": send = { n in _ = try await noopShortTimeout.send(SmallEndpoint(n: n)) }
+    case "courier-noop": send = { n in _ = try await noop.send(SmallEndpoint(n: n)) }
+    default: send = { n in _ = try await client.send(SmallEndpoint(n: n)) }
+    }
     var samples: [SoakSample] = []
     do {
         var sent = 0
         while sent < total {
             let batch = min(every, total - sent)
             let offset = sent
-            try await runConcurrently(count: batch, width: concurrency) { index in
-                _ = try await client.send(SmallEndpoint(n: offset + index))
-            }
+            try await runConcurrently(count: batch, width: concurrency) { index in try await send(offset + index) }
             sent += batch
             let sample = SoakSample(
                 requests: sent, rssBytes: currentRSS(), liveAllocations: Int64(cmc_allocations()) - Int64(cmc_frees())
@@ -58,7 +71,7 @@ func runSoak(server: BenchServer, total: Int, every: Int, concurrency: Int, log:
     let liveGrowth = last.liveAllocations - warm.liveAllocations
     let flat = growth < max(2 << 20, warm.rssBytes / 20) && liveGrowth < Int64(max(1, (last.requests - warm.requests) / 1000))
     return SoakReport(
-        date: isoDate(), server: server.kind, requests: total, concurrency: concurrency, samples: samples,
+        date: isoDate(), server: server.kind, subject: subject, requests: total, concurrency: concurrency, samples: samples,
         growthAfterWarmupBytes: growth, liveAllocationGrowthAfterWarmup: liveGrowth, flat: flat
     )
 }

@@ -140,6 +140,21 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    func aBodyThatArrivesTooSlowlyTimesOut(kind: TransportKind) async throws {
+        // The head comes at once; the body would take 5 s. The timeout covers the whole response.
+        try await withServer(kind) { server, client in
+            let body = "[" + String(repeating: "1,", count: 500) + "1]"
+            server.route("GET", "/drip", respond: .json(body).with(fault: .drip(chunkSize: 10, interval: .milliseconds(50))))
+            let started = ContinuousClock.now
+            let error = await #expect(throws: CourierError.self) { try await client.send(Call<[Int]>(path: "/drip", timeout: .milliseconds(1200))) }
+            let elapsed = ContinuousClock.now - started
+            #expect(error?.kind == .timedOut)
+            #expect(elapsed >= .milliseconds(1100))
+            #expect(elapsed < .seconds(4))
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
     func aBodyOverTheLimitIsRejected(kind: TransportKind) async throws {
         try await withServer(kind, configure: { $0.maximumBodySize = 64 * 1024 }) { server, client in
             server.route("GET", "/big", respond: .json("[" + String(repeating: "1,", count: 100_000) + "1]"))

@@ -122,8 +122,22 @@ public struct Client: Sendable {
     /// Runs the middleware chain and reads the body, with the request context set.
     private func perform(_ built: BuiltRequest, context: RequestContext) async throws -> InFlightCalls.Outcome {
         try await RequestContext.$current.withValue(context) {
-            let (head, body) = try await runChain(built.head, body: built.body.map { HTTPBody($0) }, operationID: context.endpoint)
-            let data = try await collectBody(body, limit: configuration.maximumBodySize)
+            let requestBody = built.body.map { HTTPBody($0) }
+            let head: HTTPResponse
+            let data: Data
+            if middlewares.isEmpty {
+                // No middleware needs a replayable body: keep the terminal's bytes as they are.
+                (head, data) = try await attempt(built.head, body: requestBody, operationID: context.endpoint)
+            } else {
+                let (chainHead, body) = try await runChain(built.head, body: requestBody, operationID: context.endpoint)
+                head = chainHead
+                // The terminal already buffered this body: take its bytes instead of collecting them again.
+                if let body, let buffered = context.report.bufferedBytes(of: body) {
+                    data = buffered
+                } else {
+                    data = try await collectBody(body, limit: configuration.maximumBodySize)
+                }
+            }
             return InFlightCalls.Outcome(head: head, body: data, source: context.report.source, attempts: context.report.attempts)
         }
     }
@@ -139,23 +153,34 @@ public struct Client: Sendable {
         }
     }
 
-    /// The end of the chain: one attempt through the transport, its body read within the limit and the timeout.
-    ///
-    /// The body is buffered here so that every middleware sees a replayable body and the timeout
-    /// covers the whole response, not only its head.
+    /// The end of the chain: one attempt, its body handed back replayable (every middleware may read it).
     private func terminal(_ request: HTTPRequest, body: HTTPBody?, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        let (head, data) = try await attempt(request, body: body, operationID: operationID)
+        let buffered = HTTPBody(data)
+        RequestContext.current?.report.setBuffered(buffered, bytes: data)
+        return (head, buffered)
+    }
+
+    /// One attempt through the transport, its body read within the limit and the timeout.
+    ///
+    /// The body is buffered here so that the timeout covers the whole response, not only its head.
+    private func attempt(_ request: HTTPRequest, body: HTTPBody?, operationID: String) async throws -> (HTTPResponse, Data) {
         let context = RequestContext.current
         context?.report.recordAttempt()
         let timeout = context?.timeout ?? configuration.timeout
         let limit = configuration.maximumBodySize
         let transport = self.transport
         let baseURL = self.baseURL
+        @Sendable func exchange() async throws -> (HTTPResponse, Data) {
+            let (head, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
+            return (head, try await collectBody(responseBody, limit: limit))
+        }
         do {
-            return try await withTimeout(timeout) {
-                let (head, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
-                let data = try await collectBody(responseBody, limit: limit)
-                return (head, HTTPBody(data))
+            // A transport that enforces the context's timeout itself (head and body) needs no timer here.
+            if context != nil, transport is any DeadlineEnforcingTransport {
+                return try await exchange()
             }
+            return try await withTimeout(timeout, operation: exchange)
         } catch {
             var failure = CourierError.from(transportError: error)
             failure.request = RequestSummary(method: request.method, url: configuration.redaction.redact(url: absoluteURL(for: request.path)))

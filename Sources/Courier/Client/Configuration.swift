@@ -76,11 +76,17 @@ public struct Redaction: Sendable, Hashable {
     public func redact(url: String) -> String {
         guard let questionMark = url.firstIndex(of: "?") else { return url }
         let query = url[url.index(after: questionMark)...]
+        // Fast path (every call builds its summary): no item is named like a secret, nothing to rewrite.
+        guard query.split(separator: "&").contains(where: { isSecretQueryName($0.prefix { $0 != "=" }) }) else { return url }
         let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
             let name = item.prefix { $0 != "=" }
-            let decoded = String(name).removingPercentEncoding ?? String(name)
-            return queryNames.contains(decoded.lowercased()) ? "\(name)=REDACTED" : String(item)
+            return isSecretQueryName(name) ? "\(name)=REDACTED" : String(item)
         }
         return url[..<questionMark] + "?" + items.joined(separator: "&")
+    }
+
+    private func isSecretQueryName(_ name: Substring) -> Bool {
+        let decoded = String(name).removingPercentEncoding ?? String(name)
+        return queryNames.contains(decoded.lowercased())
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import OpenAPIRuntime
 
 /// What middlewares may know about the call in progress beyond the HTTP request itself.
 ///
@@ -41,6 +42,8 @@ public struct RequestContext: Sendable {
             var source: ResponseSource = .network
             var attempts = 0
             var identity: String?
+            /// The body the client's terminal last buffered, with its bytes, so the client need not collect it again.
+            var buffered: (body: HTTPBody, bytes: Data)?
         }
 
         /// Where the response came from; the cache sets it.
@@ -54,6 +57,14 @@ public struct RequestContext: Sendable {
 
         /// Counts one call of the transport.
         public func recordAttempt() { state.withLock { $0.attempts += 1 } }
+
+        /// Records the replayable body the terminal made from `bytes`.
+        func setBuffered(_ body: HTTPBody, bytes: Data) { state.withLock { $0.buffered = (body, bytes) } }
+
+        /// The bytes of `body` when it is the body the terminal buffered last, else nil.
+        func bufferedBytes(of body: HTTPBody) -> Data? {
+            state.withLock { state in state.buffered.flatMap { $0.body === body ? $0.bytes : nil } }
+        }
 
         /// The identity of the signed-in user (the cache partitions by it); the credentials middleware sets it.
         public var identity: String? {
