@@ -10,11 +10,11 @@ import OpenAPIRuntime
 ///
 /// Courier's own rather than swift-openapi-async-http-client's, which (1.5.0) merges repeated
 /// response header fields and force-unwraps header names. This one appends every field as it came
-/// (two `Set-Cookie` lines stay two), skips names that are not valid tokens, streams the body to the
-/// client (which bounds it), gives each request its endpoint's deadline, and throws ``CourierError``.
-/// It is not a ``DeadlineEnforcingTransport``: AsyncHTTPClient's `deadline:` bounds the head but not
-/// the streamed body, so the client's own timer still covers the whole response.
-public struct AsyncHTTPClientTransport: ClientTransport {
+/// (two `Set-Cookie` lines stay two), skips names that are not valid tokens, and throws
+/// ``CourierError``. It enforces the call's timeout on the whole response, head and body, on
+/// AsyncHTTPClient's event loop (a ``DeadlineEnforcingTransport``), so the client needs no timer
+/// task of its own, and it reads the body up to the client's size limit.
+public struct AsyncHTTPClientTransport: DeadlineEnforcingTransport {
     /// The client requests run on.
     public let client: HTTPClient
 
@@ -37,29 +37,45 @@ public struct AsyncHTTPClientTransport: ClientTransport {
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 
-    /// Sends one request; the response body streams back as the server sends it.
+    /// Sends one request and returns the response with its whole body.
+    ///
+    /// The delegate-based API is used rather than `execute(_:deadline:)` because its deadline covers
+    /// the body too (the async API's stops at the head) and it buffers the body with a limit.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        var outgoing = HTTPClientRequest(url: baseURL.absoluteString(appendingRequestPath: request.path))
-        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
-        outgoing.headers.reserveCapacity(request.headerFields.count)
+        let context = RequestContext.current
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(request.headerFields.count)
         for field in request.headerFields {
-            outgoing.headers.add(name: field.name.rawName, value: field.value)
+            headers.add(name: field.name.rawName, value: field.value)
         }
-        if let body {
-            let bytes = try await [UInt8](collecting: body, upTo: .max)
-            outgoing.body = .bytes(ByteBuffer(bytes: bytes))
-        }
-        let timeout = RequestContext.current?.timeout ?? .seconds(60)
-        let response: HTTPClientResponse
+        let outgoing: HTTPClient.Request
         do {
-            response = try await client.execute(outgoing, deadline: .now() + TimeAmount(timeout), logger: nil)
+            var payload: HTTPClient.Body?
+            if let body { payload = .bytes(try await [UInt8](collecting: body, upTo: .max)) }
+            outgoing = try HTTPClient.Request(
+                url: baseURL.absoluteString(appendingRequestPath: request.path),
+                method: HTTPMethod(rawValue: request.method.rawValue), headers: headers, body: payload
+            )
         } catch {
             throw AsyncHTTPClientTransport.map(error)
         }
-        return (try makeResponse(response), makeBody(response))
+        let timeout = context?.timeout ?? .seconds(60)
+        let accumulator = ResponseAccumulator(request: outgoing, maxBodySize: context?.maximumBodySize ?? .max)
+        let task = client.execute(request: outgoing, delegate: accumulator, deadline: .now() + TimeAmount(timeout))
+        let response: HTTPClient.Response
+        do {
+            response = try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
+        } catch {
+            throw AsyncHTTPClientTransport.map(error)
+        }
+        return (try makeResponse(response), response.body.map { HTTPBody($0.readableBytesView) } ?? HTTPBody())
     }
 
-    private func makeResponse(_ response: HTTPClientResponse) throws -> HTTPResponse {
+    private func makeResponse(_ response: HTTPClient.Response) throws -> HTTPResponse {
         let code = Int(response.status.code)
         guard (100...999).contains(code) else {
             throw CourierError(.invalidResponse, detail: "Status code \(code) is not valid HTTP")
@@ -73,34 +89,6 @@ public struct AsyncHTTPClientTransport: ClientTransport {
         }
         return HTTPResponse(status: .init(code: code), headerFields: fields)
     }
-
-    private func makeBody(_ response: HTTPClientResponse) -> HTTPBody {
-        let length: HTTPBody.Length =
-            response.headers.first(name: "content-length").flatMap(Int64.init).map { .known($0) } ?? .unknown
-        let chunks = ResponseChunks(body: response.body)
-        return HTTPBody(chunks, length: length, iterationBehavior: .single)
-    }
-}
-
-/// AsyncHTTPClient's body as `HTTPBody` chunks, with its errors mapped to ``CourierError``.
-struct ResponseChunks: AsyncSequence, Sendable {
-    typealias Element = HTTPBody.ByteChunk
-    let body: HTTPClientResponse.Body
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        var base: HTTPClientResponse.Body.AsyncIterator
-
-        mutating func next() async throws -> HTTPBody.ByteChunk? {
-            do {
-                guard let buffer = try await base.next() else { return nil }
-                return HTTPBody.ByteChunk(buffer.readableBytesView)
-            } catch {
-                throw AsyncHTTPClientTransport.map(error)
-            }
-        }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: body.makeAsyncIterator()) }
 }
 
 extension TimeAmount {

@@ -81,7 +81,8 @@ public struct Client: Sendable {
             cachePolicy: policy,
             isIdempotent: endpoint.isIdempotent,
             timeout: endpoint.timeout ?? configuration.timeout,
-            requiresAuthentication: endpoint.requiresAuthentication
+            requiresAuthentication: endpoint.requiresAuthentication,
+            maximumBodySize: configuration.maximumBodySize
         )
         let summary = RequestSummary(
             method: built.head.method,

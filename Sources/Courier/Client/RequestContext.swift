@@ -18,6 +18,8 @@ public struct RequestContext: Sendable {
     public var timeout: Duration
     /// Whether the client's credentials belong on this request.
     public var requiresAuthentication: Bool
+    /// The largest response body the client accepts; transports that buffer stop reading past it.
+    public var maximumBodySize: Int
     /// Results middlewares report back to the client (cache source, attempts, identity).
     public let report: Report
 
@@ -25,7 +27,11 @@ public struct RequestContext: Sendable {
     @TaskLocal public static var current: RequestContext?
 
     /// Creates a context.
-    public init(endpoint: String, cachePolicy: CachePolicy, isIdempotent: Bool, timeout: Duration, requiresAuthentication: Bool = true) {
+    public init(
+        endpoint: String, cachePolicy: CachePolicy, isIdempotent: Bool, timeout: Duration,
+        requiresAuthentication: Bool = true, maximumBodySize: Int = .max
+    ) {
+        self.maximumBodySize = maximumBodySize
         self.endpoint = endpoint
         self.cachePolicy = cachePolicy
         self.isIdempotent = isIdempotent

@@ -10,8 +10,9 @@ import FoundationNetworking
 /// Courier's own transport rather than swift-openapi-urlsession's: it gives each request the
 /// timeout of its endpoint, cancels the session task the moment the Swift task is cancelled, maps
 /// `URLError` to ``CourierError`` kinds, and never crashes on odd header names or bytes.
-/// Responses are buffered (URLSession on Linux cannot stream); the client bounds their size.
-public struct URLSessionTransport: ClientTransport {
+/// Responses are buffered (URLSession on Linux cannot stream); the client bounds their size. The
+/// call's timeout covers the whole exchange: the session task is cancelled when it runs out.
+public struct URLSessionTransport: DeadlineEnforcingTransport {
     /// The session requests run on.
     public let session: URLSession
 
@@ -39,24 +40,32 @@ public struct URLSessionTransport: ClientTransport {
         if let body {
             urlRequest.httpBody = try await Data(collecting: body, upTo: .max)
         }
-        if let timeout = RequestContext.current?.timeout {
-            // Whole seconds, rounded up: FoundationNetworking on Linux truncates fractions (0.3 s
-            // becomes 0 and fails at once). The client enforces the exact timeout itself.
-            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-            urlRequest.timeoutInterval = max(1, seconds.rounded(.up))
-        }
+        let timeout = RequestContext.current?.timeout ?? .seconds(60)
+        // URLSession's own interval is an idle timeout, and FoundationNetworking on Linux truncates
+        // fractions (0.3 s becomes 0 and fails at once): set it past the deadline, which `perform`
+        // enforces exactly.
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        urlRequest.timeoutInterval = max(1, seconds.rounded(.up) + 1)
         try Task.checkCancellation()
-        let (data, urlResponse) = try await perform(urlRequest)
+        let (data, urlResponse) = try await perform(urlRequest, timeout: timeout)
         return (try makeResponse(urlResponse), HTTPBody(data))
     }
 
-    /// Runs a data task, cancelling it as soon as the calling task is cancelled.
-    private func perform(_ urlRequest: URLRequest) async throws -> (Data, URLResponse) {
+    /// Runs a data task, cancelling it as soon as the calling task is cancelled or the timeout passes.
+    private func perform(_ urlRequest: URLRequest, timeout: Duration) async throws -> (Data, URLResponse) {
         let box = Locked<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+        let timedOut = Locked(false)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                let deadline = TimeoutWorkItem {
+                    timedOut.withLock { $0 = true }
+                    box.withLock { $0.task }?.cancel()
+                }
                 let task = session.dataTask(with: urlRequest) { data, response, error in
-                    if let error {
+                    deadline.cancel()
+                    if timedOut.current {
+                        continuation.resume(throwing: CourierError(.timedOut, detail: "No complete response within \(timeout)"))
+                    } else if let error {
                         continuation.resume(throwing: CourierError.from(transportError: error))
                     } else if let response {
                         continuation.resume(returning: (data ?? Data(), response))
@@ -71,6 +80,7 @@ public struct URLSessionTransport: ClientTransport {
                 // Resume even when cancelled: the task then finishes at once with `cancelled`,
                 // which resumes the continuation exactly once.
                 task.resume()
+                deadline.schedule(after: timeout)
                 if cancelled { task.cancel() }
             }
         } onCancel: {
@@ -114,4 +124,29 @@ public struct URLSessionTransport: ClientTransport {
         }
         return HTTPResponse(status: .init(code: http.statusCode), headerFields: fields)
     }
+}
+
+extension Duration {
+    /// The whole number of nanoseconds, saturating.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? .max : product.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
+    }
+}
+
+/// A cancellable timer for one request, on a global dispatch queue.
+// @unchecked: `DispatchWorkItem` is documented thread-safe (`cancel()` may be called from any
+// thread, also while it is scheduled); it is not marked Sendable in corelibs-libdispatch only.
+final class TimeoutWorkItem: @unchecked Sendable {
+    private let item: DispatchWorkItem
+
+    init(_ work: @escaping @Sendable () -> Void) { item = DispatchWorkItem(block: work) }
+
+    func schedule(after timeout: Duration) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: timeout.nanoseconds)), execute: item)
+    }
+
+    /// Cancels the timer; a cancelled item is released by the queue at once, not at its deadline.
+    func cancel() { item.cancel() }
 }
