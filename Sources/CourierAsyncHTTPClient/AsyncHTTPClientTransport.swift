@@ -37,6 +37,9 @@ public struct AsyncHTTPClientTransport: DeadlineEnforcingTransport {
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 
+    /// The largest body AsyncHTTPClient can buffer: 4 GiB.
+    static let largestBody = Int(UInt32.max)
+
     /// Sends one request and returns the response with its whole body.
     ///
     /// The delegate-based API is used rather than `execute(_:deadline:)` because its deadline covers
@@ -60,7 +63,9 @@ public struct AsyncHTTPClientTransport: DeadlineEnforcingTransport {
             throw AsyncHTTPClientTransport.map(error)
         }
         let timeout = context?.timeout ?? .seconds(60)
-        let accumulator = ResponseAccumulator(request: outgoing, maxBodySize: context?.maximumBodySize ?? .max)
+        // ResponseAccumulator traps above 2^32 bytes (a ByteBuffer's limit): clamp, never pass it more.
+        let limit = min(context?.maximumBodySize ?? Self.largestBody, Self.largestBody)
+        let accumulator = ResponseAccumulator(request: outgoing, maxBodySize: limit)
         let task = client.execute(request: outgoing, delegate: accumulator, deadline: .now() + TimeAmount(timeout))
         let response: HTTPClient.Response
         do {
