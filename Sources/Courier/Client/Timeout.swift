@@ -1,21 +1,27 @@
 /// Runs `operation`, failing with ``CourierError/Kind/timedOut`` when it takes longer than `timeout`.
 ///
-/// The operation is cancelled when the time is up, so a transport that honours cancellation frees
-/// its connection at once. When the caller cancels, the error is ``CourierError/Kind/cancelled``.
+/// For transports that do not enforce the deadline themselves (see ``DeadlineEnforcingTransport``).
+/// The operation runs in its own task, which a dispatch timer cancels when the time is up, so a
+/// transport that honours cancellation frees its connection at once. A timer rather than a
+/// sleeping child task: on Linux a cancelled `Task.sleep` keeps its memory until its deadline.
+/// When the caller cancels, the error is ``CourierError/Kind/cancelled``.
 func withTimeout<T: Sendable>(_ timeout: Duration, operation: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            return nil
+    let timedOut = Locked(false)
+    let task = Task { try await operation() }
+    let timer = TimeoutWorkItem {
+        timedOut.withLock { $0 = true }
+        task.cancel()
+    }
+    timer.schedule(after: timeout)
+    defer { timer.cancel() }
+    do {
+        return try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
         }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else {
-            throw CourierError(.cancelled, detail: "The call was cancelled")
-        }
-        guard let value = first else {
-            throw CourierError(.timedOut, detail: "No complete response within \(timeout)")
-        }
-        return value
+    } catch {
+        if timedOut.current { throw CourierError(.timedOut, detail: "No complete response within \(timeout)") }
+        throw error
     }
 }
