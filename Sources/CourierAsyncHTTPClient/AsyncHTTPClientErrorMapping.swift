@@ -9,9 +9,6 @@ extension AsyncHTTPClientTransport {
     static func map(_ error: any Error) -> CourierError {
         if let error = error as? CourierError { return error }
         if error is CancellationError { return CourierError(.cancelled, detail: "The call was cancelled", underlying: error) }
-        if let error = error as? ResponseAccumulator.ResponseTooBigError {
-            return CourierError(.bodyTooLarge, detail: "The response body exceeds the limit of \(error.maxBodySize) bytes", underlying: error)
-        }
         if let error = error as? HTTPClientError {
             switch error {
             case .cancelled: return CourierError(.cancelled, detail: "The call was cancelled", underlying: error)

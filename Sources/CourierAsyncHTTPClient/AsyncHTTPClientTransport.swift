@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Courier
 import Foundation
 import HTTPTypes
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import OpenAPIRuntime
@@ -11,9 +12,8 @@ import OpenAPIRuntime
 /// Courier's own rather than swift-openapi-async-http-client's, which (1.5.0) merges repeated
 /// response header fields and force-unwraps header names. This one appends every field as it came
 /// (two `Set-Cookie` lines stay two), skips names that are not valid tokens, and throws
-/// ``CourierError``. It enforces the call's timeout on the whole response, head and body, on
-/// AsyncHTTPClient's event loop (a ``DeadlineEnforcingTransport``), so the client needs no timer
-/// task of its own, and it reads the body up to the client's size limit.
+/// ``CourierError``. It enforces the call's timeout on the whole response, head and body (a
+/// ``DeadlineEnforcingTransport``), and reads the body up to the client's size limit.
 public struct AsyncHTTPClientTransport: DeadlineEnforcingTransport {
     /// The client requests run on.
     public let client: HTTPClient
@@ -37,50 +37,57 @@ public struct AsyncHTTPClientTransport: DeadlineEnforcingTransport {
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 
-    /// The largest body AsyncHTTPClient can buffer: 4 GiB.
-    static let largestBody = Int(UInt32.max)
-
     /// Sends one request and returns the response with its whole body.
     ///
-    /// The delegate-based API is used rather than `execute(_:deadline:)` because its deadline covers
-    /// the body too (the async API's stops at the head) and it buffers the body with a limit.
+    /// The exchange (head and body) runs in one task that Courier's ``DeadlineTimer`` cancels at
+    /// the deadline: `execute(_:deadline:)` alone bounds the head but lets a slow body
+    /// stream past it.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         let context = RequestContext.current
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(request.headerFields.count)
+        var outgoing = HTTPClientRequest(url: baseURL.absoluteString(appendingRequestPath: request.path))
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        outgoing.headers.reserveCapacity(request.headerFields.count)
         for field in request.headerFields {
-            headers.add(name: field.name.rawName, value: field.value)
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
-        let outgoing: HTTPClient.Request
-        do {
-            var payload: HTTPClient.Body?
-            if let body { payload = .bytes(try await [UInt8](collecting: body, upTo: .max)) }
-            outgoing = try HTTPClient.Request(
-                url: baseURL.absoluteString(appendingRequestPath: request.path),
-                method: HTTPMethod(rawValue: request.method.rawValue), headers: headers, body: payload
-            )
-        } catch {
-            throw AsyncHTTPClientTransport.map(error)
+        if let body {
+            outgoing.body = .bytes(ByteBuffer(bytes: try await [UInt8](collecting: body, upTo: .max)))
         }
         let timeout = context?.timeout ?? .seconds(60)
-        // ResponseAccumulator traps above 2^32 bytes (a ByteBuffer's limit): clamp, never pass it more.
-        let limit = min(context?.maximumBodySize ?? Self.largestBody, Self.largestBody)
-        let accumulator = ResponseAccumulator(request: outgoing, maxBodySize: limit)
-        let task = client.execute(request: outgoing, delegate: accumulator, deadline: .now() + TimeAmount(timeout))
-        let response: HTTPClient.Response
+        let deadline = NIODeadline.now() + TimeAmount(timeout)
+        let limit = context?.maximumBodySize ?? .max
+        let client = self.client
+        let exchange = Task { () throws -> (HTTPResponse, HTTPBody) in
+            let response = try await client.execute(outgoing, deadline: deadline, logger: nil)
+            let head = try Self.makeResponse(response)
+            var bytes = ByteBuffer()
+            for try await chunk in response.body {
+                guard bytes.readableBytes + chunk.readableBytes <= limit else {
+                    throw CourierError(.bodyTooLarge, detail: "The response body exceeds the limit of \(limit) bytes")
+                }
+                bytes.writeImmutableBuffer(chunk)
+            }
+            return (head, HTTPBody(bytes.readableBytesView))
+        }
+        let timedOut = NIOLockedValueBox(false)
+        let timer = DeadlineTimer.shared.schedule(after: timeout) {
+            timedOut.withLockedValue { $0 = true }
+            exchange.cancel()
+        }
+        defer { timer.cancel() }
         do {
-            response = try await withTaskCancellationHandler {
-                try await task.futureResult.get()
+            return try await withTaskCancellationHandler {
+                try await exchange.value
             } onCancel: {
-                task.cancel()
+                exchange.cancel()
             }
         } catch {
+            if timedOut.withLockedValue({ $0 }) { throw CourierError(.timedOut, detail: "No complete response within \(timeout)") }
             throw AsyncHTTPClientTransport.map(error)
         }
-        return (try makeResponse(response), response.body.map { HTTPBody($0.readableBytesView) } ?? HTTPBody())
     }
 
-    private func makeResponse(_ response: HTTPClient.Response) throws -> HTTPResponse {
+    private static func makeResponse(_ response: HTTPClientResponse) throws -> HTTPResponse {
         let code = Int(response.status.code)
         guard (100...999).contains(code) else {
             throw CourierError(.invalidResponse, detail: "Status code \(code) is not valid HTTP")

@@ -57,12 +57,9 @@ public struct URLSessionTransport: DeadlineEnforcingTransport {
         let timedOut = Locked(false)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let deadline = TimeoutWorkItem {
-                    timedOut.withLock { $0 = true }
-                    box.withLock { $0.task }?.cancel()
-                }
+                let deadline = Locked<DeadlineTimer.Token?>(nil)
                 let task = session.dataTask(with: urlRequest) { data, response, error in
-                    deadline.cancel()
+                    deadline.current?.cancel()
                     if timedOut.current {
                         continuation.resume(throwing: CourierError(.timedOut, detail: "No complete response within \(timeout)"))
                     } else if let error {
@@ -80,7 +77,11 @@ public struct URLSessionTransport: DeadlineEnforcingTransport {
                 // Resume even when cancelled: the task then finishes at once with `cancelled`,
                 // which resumes the continuation exactly once.
                 task.resume()
-                deadline.schedule(after: timeout)
+                let token = DeadlineTimer.shared.schedule(after: timeout) {
+                    timedOut.withLock { $0 = true }
+                    box.withLock { $0.task }?.cancel()
+                }
+                deadline.withLock { $0 = token }
                 if cancelled { task.cancel() }
             }
         } onCancel: {
