@@ -23,18 +23,25 @@ extension CacheStore {
         inlineBodyLimit: Int = 64 * 1024,
         select: @escaping @Sendable ([CachedMetadata]) -> CachedMetadata?
     ) async throws -> (metadata: CachedMetadata, body: Data?)? {
-        try await writer.read { db in
+        if let entry = hot.entry(for: key) {
+            guard let chosen = select(entry.variants) else { return nil }
+            if let body = entry.bodies[chosen.id] { return (chosen, body) }
+        }
+        let found = try await writer.read { db -> (variants: [CachedMetadata], chosen: CachedMetadata, body: Data?)? in
             let variants = try Row.fetchAll(
                 db,
                 sql: "SELECT \(Self.metadataColumns) FROM entry WHERE partitionKey = ? AND url = ? AND method = ? ORDER BY id",
                 arguments: [key.partition, key.url, key.method]
             ).compactMap(Self.metadata(from:))
             guard !variants.isEmpty, let chosen = select(variants) else { return nil }
-            guard chosen.bodySize <= inlineBodyLimit else { return (chosen, nil) }
+            guard chosen.bodySize <= inlineBodyLimit else { return (variants, chosen, nil) }
             let row = try Row.fetchOne(db, sql: "SELECT data FROM body WHERE entryId = ?", arguments: [chosen.id])
             guard let row else { return nil }
-            return (chosen, (try? row.decode(Data?.self, forColumn: "data")).flatMap { $0 } ?? Data())
+            return (variants, chosen, (try? row.decode(Data?.self, forColumn: "data")).flatMap { $0 } ?? Data())
         }
+        guard let found else { return nil }
+        hot.remember(key, variants: found.variants, body: found.body.map { (found.chosen.id, $0) })
+        return (found.chosen, found.body)
     }
 
     /// The body of a variant; `nil` when the variant has been replaced or removed since `entry` was read.

@@ -36,7 +36,9 @@ extension CacheStore {
     }
 
     private func delete(_ sql: String, _ arguments: StatementArguments) async throws -> Int {
-        try await writer.write { db in
+        hot.invalidate()
+        defer { hot.invalidate() }
+        return try await writer.write { db in
             try db.execute(sql: sql, arguments: arguments)
             return db.changesCount
         }

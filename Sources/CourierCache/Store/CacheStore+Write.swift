@@ -28,6 +28,8 @@ extension CacheStore {
         let now = Date().timeIntervalSince1970
         let requested = requestTime.timeIntervalSince1970
         let responded = responseTime.timeIntervalSince1970
+        hot.invalidate()
+        defer { hot.invalidate() }
         let (stored, evicted) = try await writer.write { db -> (CachedMetadata?, Int) in
             try self.flushTouches(db)
             try db.execute(
@@ -69,6 +71,8 @@ extension CacheStore {
         let varyData = try JSONEncoder().encode(entry.varySelection)
         let metaSize = Self.metadataSize(key: entry.key, varyData: varyData, headerData: headerData)
         let now = Date().timeIntervalSince1970
+        hot.invalidate()
+        defer { hot.invalidate() }
         return try await writer.write { db in
             try db.execute(
                 sql: """

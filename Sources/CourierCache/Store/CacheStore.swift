@@ -20,6 +20,8 @@ public final class CacheStore: Sendable {
     let counters = StoreCounters()
     /// Variants used since the last write, oldest use first; written in one go (see ``touch(_:)``).
     let pendingTouches = PendingTouches()
+    /// Variants read in the last second, so hits skip SQLite (see ``HotEntries``).
+    let hot = HotEntries()
 
     /// Opens (or creates) the cache database at `fileURL`, recovering from a corrupt file.
     ///
