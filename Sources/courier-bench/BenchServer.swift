@@ -6,6 +6,8 @@ import Foundation
 /// nginx runs in its own process with one worker, so its CPU never counts as the client's and it
 /// serves far faster than the clients under test (wrk reaches ~80k req/s on this machine); the
 /// MockServer shares the process and the cores with the clients, which makes ratios less telling.
+// @unchecked: every stored property is a `let`; the one non-Sendable value, the nginx `Process`,
+// is only touched by `stop()`, which the benchmark calls once, after every scenario has finished.
 final class BenchServer: @unchecked Sendable {
     let kind: String
     let baseURL: URL
