@@ -82,7 +82,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The worked examples from the source designs: FriendsService, BindUser, ThreadRequest.
+        // The worked examples from the source designs (FriendsService, BindUser, ThreadRequest) and
+        // the sample social API that the demo serves and the example tests run against.
         .target(name: "CourierExamples", dependencies: ["Courier", "CourierTesting"], swiftSettings: strict),
         .executableTarget(
             name: "courier-demo",
