@@ -18,7 +18,11 @@ public struct Client: Sendable {
     /// The URL every endpoint path is relative to.
     public var baseURL: URL
     /// What sends requests over the network.
-    public var transport: any ClientTransport
+    public var transport: any ClientTransport {
+        didSet { transportEnforcesDeadlines = transport is any DeadlineEnforcingTransport }
+    }
+    /// Whether ``transport`` enforces timeouts itself; kept so a call does not cast the transport.
+    private var transportEnforcesDeadlines: Bool
     /// The middleware chain, outermost first.
     public var middlewares: [any ClientMiddleware]
     /// Headers, query items, coders, limits, timeout and policies.
@@ -40,6 +44,7 @@ public struct Client: Sendable {
     ) {
         self.baseURL = baseURL
         self.transport = transport
+        self.transportEnforcesDeadlines = transport is any DeadlineEnforcingTransport
         self.middlewares = middlewares
         var configuration = Configuration()
         configure(&configuration)
@@ -178,7 +183,7 @@ public struct Client: Sendable {
         }
         do {
             // A transport that enforces the context's timeout itself (head and body) needs no timer here.
-            if context != nil, transport is any DeadlineEnforcingTransport {
+            if context != nil, transportEnforcesDeadlines {
                 return try await exchange()
             }
             return try await withTimeout(timeout, operation: exchange)
