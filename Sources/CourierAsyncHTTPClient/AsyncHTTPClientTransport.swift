@@ -13,8 +13,8 @@ import OpenAPIRuntime
 /// response header fields and force-unwraps header names. This one appends every field as it came
 /// (two `Set-Cookie` lines stay two), skips names that are not valid tokens, and throws
 /// ``CourierError``. It enforces the call's timeout on the whole response, head and body (a
-/// ``DeadlineEnforcingTransport``), and reads the body up to the client's size limit.
-public struct AsyncHTTPClientTransport: DeadlineEnforcingTransport {
+/// ``BufferingTransport``), and reads the body up to the client's size limit.
+public struct AsyncHTTPClientTransport: BufferingTransport {
     /// The client requests run on.
     public let client: HTTPClient
 
@@ -42,7 +42,7 @@ public struct AsyncHTTPClientTransport: DeadlineEnforcingTransport {
     /// The exchange (head and body) runs in one task that Courier's ``DeadlineTimer`` cancels at
     /// the deadline: `execute(_:deadline:)` alone bounds the head but lets a slow body
     /// stream past it.
-    public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+    public func exchange(_ request: HTTPRequest, body: Data?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, Data) {
         let context = RequestContext.current
         var outgoing = HTTPClientRequest(url: baseURL.absoluteString(appendingRequestPath: request.path))
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
@@ -50,24 +50,14 @@ public struct AsyncHTTPClientTransport: DeadlineEnforcingTransport {
         for field in request.headerFields {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
-        if let body {
-            outgoing.body = .bytes(ByteBuffer(bytes: try await [UInt8](collecting: body, upTo: .max)))
-        }
+        if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         let timeout = context?.timeout ?? .seconds(60)
         let deadline = NIODeadline.now() + TimeAmount(timeout)
         let limit = context?.maximumBodySize ?? .max
         let client = self.client
-        let exchange = Task { () throws -> (HTTPResponse, HTTPBody) in
+        let exchange = Task { () throws -> (HTTPResponse, Data) in
             let response = try await client.execute(outgoing, deadline: deadline, logger: nil)
-            let head = try Self.makeResponse(response)
-            var bytes = ByteBuffer()
-            for try await chunk in response.body {
-                guard bytes.readableBytes + chunk.readableBytes <= limit else {
-                    throw CourierError(.bodyTooLarge, detail: "The response body exceeds the limit of \(limit) bytes")
-                }
-                bytes.writeImmutableBuffer(chunk)
-            }
-            return (head, HTTPBody(bytes.readableBytesView))
+            return (try Self.makeResponse(response), try await Self.collect(response, limit: limit))
         }
         let timedOut = NIOLockedValueBox(false)
         let timer = DeadlineTimer.shared.schedule(after: timeout) {
@@ -85,6 +75,25 @@ public struct AsyncHTTPClientTransport: DeadlineEnforcingTransport {
             if timedOut.withLockedValue({ $0 }) { throw CourierError(.timedOut, detail: "No complete response within \(timeout)") }
             throw AsyncHTTPClientTransport.map(error)
         }
+    }
+
+    /// Reads the body into one `Data` (one copy of each chunk), failing past `limit` bytes.
+    private static func collect(_ response: HTTPClientResponse, limit: Int) async throws -> Data {
+        var data = Data()
+        if let announced = response.headers.first(name: "content-length").flatMap(Int.init), announced >= 0 {
+            guard announced <= limit else { throw tooLarge(limit) }
+            // A server's number sizes the buffer only up to 8 MiB: beyond that it grows as bytes arrive.
+            data.reserveCapacity(min(announced, 8 << 20))
+        }
+        for try await chunk in response.body {
+            guard data.count + chunk.readableBytes <= limit else { throw tooLarge(limit) }
+            data.append(contentsOf: chunk.readableBytesView)
+        }
+        return data
+    }
+
+    private static func tooLarge(_ limit: Int) -> CourierError {
+        CourierError(.bodyTooLarge, detail: "The response body exceeds the limit of \(limit) bytes")
     }
 
     private static func makeResponse(_ response: HTTPClientResponse) throws -> HTTPResponse {

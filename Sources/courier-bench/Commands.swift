@@ -8,7 +8,7 @@ struct Macro: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     @Option(help: "Measured rounds per scenario (the median is reported; at least 3).")
-    var rounds = 5
+    var rounds = 9
 
     @Option(help: "Requests in the sequential and concurrent GET scenarios.")
     var requests = 1000
@@ -27,6 +27,9 @@ struct Macro: AsyncParsableCommand {
 
     @Option(help: "Run only these scenarios (comma-separated: sequential,concurrent,large,post,cache).")
     var only: String?
+
+    @Option(help: "Run only these clients (comma-separated names as in the table, e.g. 'raw AHC,Courier/AHC'); for profiling one client.")
+    var clients: String?
 
     @Flag(help: "Skip the micro-benchmarks that otherwise follow the macro table.")
     var skipMicro = false
@@ -49,7 +52,15 @@ struct Macro: AsyncParsableCommand {
                 cacheRequests: cacheRequests
             )
             let wanted = only.map { Set($0.split(separator: ",").map(String.init)) }
-            let scenarios = macroScenarios(subjects, sizes: sizes).filter { wanted?.contains($0.id) ?? true }
+            let chosen = clients.map { Set($0.split(separator: ",").map(String.init)) }
+            let scenarios = macroScenarios(subjects, sizes: sizes)
+                .filter { wanted?.contains($0.id) ?? true }
+                .map { scenario in
+                    var scenario = scenario
+                    scenario.subjects = scenario.subjects.filter { chosen?.contains($0.name) ?? true }
+                    return scenario
+                }
+                .filter { !$0.subjects.isEmpty }
             results = try await runMacro(scenarios, rounds: rounds, warmup: 100, log: log)
         } catch {
             await subjects.shutdown()
@@ -88,7 +99,7 @@ struct Macro: AsyncParsableCommand {
         try markdown.write(to: directory.appendingPathComponent("results.md"), atomically: true, encoding: .utf8)
 
         print("Courier benchmark · \(subtitle)")
-        print("medians of \(rounds) interleaved rounds; ×raw = ratio to the raw transport in this run\n")
+        print("medians of \(rounds) interleaved rounds; ×raw = median of per-round ratios to the raw transport in this run\n")
         print(consoleTable(results))
         if let micro {
             print("\n" + microTable(micro))
@@ -109,7 +120,7 @@ struct Micro: AsyncParsableCommand {
     var iterations = 50_000
 
     @Option(help: "Rounds (the median is reported).")
-    var rounds = 5
+    var rounds = 9
 
     @Option(help: "Run only the cases whose name contains this text (for profiling one case under callgrind).")
     var filter: String?

@@ -58,16 +58,16 @@ func microCases(iterations: Int) throws -> [MicroCase] {
     let empty = Data("{}".utf8)
     // The chain is timed over a transport that needs no client-side timer, so the timer's noise
     // (a task group with two child tasks) does not drown the chain's cost.
-    let plain = Client(baseURL: baseURL, transport: NoopDeadlineTransport(body: empty))
+    let plain = Client(baseURL: baseURL, transport: NoopBufferingTransport(body: empty))
     let chained = Client(
-        baseURL: baseURL, transport: NoopDeadlineTransport(body: empty), middlewares: Array(repeating: NoopMiddleware(), count: 5)
+        baseURL: baseURL, transport: NoopBufferingTransport(body: empty), middlewares: Array(repeating: NoopMiddleware(), count: 5)
     )
     let timed = Client(baseURL: baseURL, transport: NoopTransport(body: empty))
     let large = Fixtures.large
-    let largeClient = Client(baseURL: baseURL, transport: NoopTransport(body: large))
+    let largeClient = Client(baseURL: baseURL, transport: NoopBufferingTransport(body: large))
     let decoder = JSONDecoder()
     let notFound = Client(
-        baseURL: baseURL, transport: NoopDeadlineTransport(status: .notFound, body: Data(#"{"message":"no such user"}"#.utf8))
+        baseURL: baseURL, transport: NoopBufferingTransport(status: .notFound, body: Data(#"{"message":"no such user"}"#.utf8))
     )
     let timeoutError = URLError(.timedOut)
     let largeIterations = max(3, iterations / 2000)

@@ -2,7 +2,7 @@ import Courier
 import Foundation
 
 /// A transport that answers at once with a fixed response: the client's own cost, without a network.
-/// Like URLSessionTransport it does not enforce deadlines, so the client runs its own timer around it.
+/// A plain `ClientTransport`, so the client runs its own timer and collects the body stream.
 struct NoopTransport: ClientTransport {
     var status: HTTPResponse.Status = .ok
     var body: Data
@@ -12,13 +12,13 @@ struct NoopTransport: ClientTransport {
     }
 }
 
-/// The no-op transport declaring that it enforces deadlines itself, so the client runs no timer.
-struct NoopDeadlineTransport: DeadlineEnforcingTransport {
+/// The no-op transport as a ``BufferingTransport`` (like Courier's own): no timer, no body stream.
+struct NoopBufferingTransport: BufferingTransport {
     var status: HTTPResponse.Status = .ok
     var body: Data
 
-    func send(_ request: HTTPRequest, body _: HTTPBody?, baseURL _: URL, operationID _: String) async throws -> (HTTPResponse, HTTPBody?) {
-        (HTTPResponse(status: status, headerFields: [.contentType: "application/json"]), HTTPBody(body))
+    func exchange(_ request: HTTPRequest, body _: Data?, baseURL _: URL, operationID _: String) async throws -> (HTTPResponse, Data) {
+        (HTTPResponse(status: status, headerFields: [.contentType: "application/json"]), body)
     }
 }
 

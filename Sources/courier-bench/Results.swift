@@ -39,15 +39,19 @@ struct SubjectResult: Codable, Sendable {
         peakRSSBytes = rounds.map(\.peakRSSBytes).max() ?? 0
     }
 
+    /// Ratios to `base`. Wall and CPU are the medians of per-round ratios: round *i* of both ran
+    /// back to back, so each pair saw the same load on this shared machine, which a ratio of two
+    /// medians taken seconds apart does not.
     mutating func compare(with base: SubjectResult) {
         func ratio(_ a: Double, _ b: Double) -> Double { b == 0 ? 0 : a / b }
+        let pairs = zip(rounds, base.rounds)
         ratios = Ratios(
-            wall: ratio(wallSeconds, base.wallSeconds),
-            cpu: ratio(cpuMicrosecondsPerRequest, base.cpuMicrosecondsPerRequest),
+            wall: median(pairs.map { ratio($0.wallSeconds, $1.wallSeconds) }),
+            cpu: median(pairs.map { ratio($0.cpuPerRequest, $1.cpuPerRequest) }),
             requestsPerSecond: ratio(requestsPerSecond, base.requestsPerSecond),
             allocations: ratio(allocationsPerRequest, base.allocationsPerRequest),
             peakRSS: ratio(Double(peakRSSBytes), Double(base.peakRSSBytes)),
-            cpuOverheadMicroseconds: cpuMicrosecondsPerRequest - base.cpuMicrosecondsPerRequest
+            cpuOverheadMicroseconds: median(pairs.map { ($0.cpuPerRequest - $1.cpuPerRequest) * 1e6 })
         )
     }
 }

@@ -37,7 +37,7 @@ func runSoak(
     let raw = RawAHC(client: http, base: server.baseURL.absoluteString)
     let noop = Client(baseURL: server.baseURL, transport: NoopTransport(body: Fixtures.small))
     let noopShortTimeout = Client(baseURL: server.baseURL, transport: NoopTransport(body: Fixtures.small)) { $0.timeout = .seconds(1) }
-    let noopDeadline = Client(baseURL: server.baseURL, transport: NoopDeadlineTransport(body: Fixtures.small))
+    let noopDeadline = Client(baseURL: server.baseURL, transport: NoopBufferingTransport(body: Fixtures.small))
     let send: @Sendable (Int) async throws -> Void
     switch subject {
     case "raw-ahc": send = { n in _ = try await raw.get("/small.json?n=\(n)", as: SmallUser.self) }

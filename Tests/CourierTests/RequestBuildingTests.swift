@@ -145,4 +145,19 @@ import Testing
         #expect(ThreadRequest.loadMissed(threadID: "t", since: Date(), limit: 1).name == "ThreadRequest.loadMissed")
         #expect(Local().name == "EndpointNameTests.Local")
     }
+
+    /// The type part is cached per type; the case part must still follow each value.
+    @Test func enumNamesFollowTheCaseOfEachValue() {
+        enum Account: Endpoint {
+            typealias Response = JSON
+            case profile
+            case avatar(size: Int)
+            case rename(String)
+            var path: EndpointPath { "/" }
+        }
+        #expect(Account.profile.name == "EndpointNameTests.Account.profile")
+        #expect(Account.avatar(size: 64).name == "EndpointNameTests.Account.avatar")
+        #expect(Account.rename("(x)").name == "EndpointNameTests.Account.rename")
+        #expect(Account.profile.name == "EndpointNameTests.Account.profile")
+    }
 }

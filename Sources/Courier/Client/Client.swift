@@ -19,10 +19,10 @@ public struct Client: Sendable {
     public var baseURL: URL
     /// What sends requests over the network.
     public var transport: any ClientTransport {
-        didSet { transportEnforcesDeadlines = transport is any DeadlineEnforcingTransport }
+        didSet { bufferingTransport = transport as? any BufferingTransport }
     }
-    /// Whether ``transport`` enforces timeouts itself; kept so a call does not cast the transport.
-    private var transportEnforcesDeadlines: Bool
+    /// ``transport`` when it delivers whole responses itself; kept so a call does not cast it.
+    private var bufferingTransport: (any BufferingTransport)?
     /// The middleware chain, outermost first.
     public var middlewares: [any ClientMiddleware]
     /// Headers, query items, coders, limits, timeout and policies.
@@ -44,7 +44,7 @@ public struct Client: Sendable {
     ) {
         self.baseURL = baseURL
         self.transport = transport
-        self.transportEnforcesDeadlines = transport is any DeadlineEnforcingTransport
+        self.bufferingTransport = transport as? any BufferingTransport
         self.middlewares = middlewares
         var configuration = Configuration()
         configure(&configuration)
@@ -128,13 +128,13 @@ public struct Client: Sendable {
     /// Runs the middleware chain and reads the body, with the request context set.
     private func perform(_ built: BuiltRequest, context: RequestContext) async throws -> InFlightCalls.Outcome {
         try await RequestContext.$current.withValue(context) {
-            let requestBody = built.body.map { HTTPBody($0) }
             let head: HTTPResponse
             let data: Data
             if middlewares.isEmpty {
                 // No middleware needs a replayable body: keep the terminal's bytes as they are.
-                (head, data) = try await attempt(built.head, body: requestBody, operationID: context.endpoint)
+                (head, data) = try await attempt(built.head, body: built.body, operationID: context.endpoint)
             } else {
+                let requestBody = built.body.map { HTTPBody($0) }
                 let (chainHead, body) = try await runChain(built.head, body: requestBody, operationID: context.endpoint)
                 head = chainHead
                 // The terminal already buffered this body: take its bytes instead of collecting them again.
@@ -161,7 +161,8 @@ public struct Client: Sendable {
 
     /// The end of the chain: one attempt, its body handed back replayable (every middleware may read it).
     private func terminal(_ request: HTTPRequest, body: HTTPBody?, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        let (head, data) = try await attempt(request, body: body, operationID: operationID)
+        let bytes: Data? = if let body { try await Data(collecting: body, upTo: .max) } else { nil }
+        let (head, data) = try await attempt(request, body: bytes, operationID: operationID)
         let buffered = HTTPBody(data)
         RequestContext.current?.report.setBuffered(buffered, bytes: data)
         return (head, buffered)
@@ -170,23 +171,21 @@ public struct Client: Sendable {
     /// One attempt through the transport, its body read within the limit and the timeout.
     ///
     /// The body is buffered here so that the timeout covers the whole response, not only its head.
-    private func attempt(_ request: HTTPRequest, body: HTTPBody?, operationID: String) async throws -> (HTTPResponse, Data) {
+    private func attempt(_ request: HTTPRequest, body: Data?, operationID: String) async throws -> (HTTPResponse, Data) {
         let context = RequestContext.current
         context?.report.recordAttempt()
-        let timeout = context?.timeout ?? configuration.timeout
-        let limit = configuration.maximumBodySize
-        let transport = self.transport
-        let baseURL = self.baseURL
-        @Sendable func exchange() async throws -> (HTTPResponse, Data) {
-            let (head, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
-            return (head, try await collectBody(responseBody, limit: limit))
-        }
         do {
-            // A transport that enforces the context's timeout itself (head and body) needs no timer here.
-            if context != nil, transportEnforcesDeadlines {
-                return try await exchange()
+            // A transport that reads whole bodies within the context's deadline needs no timer here.
+            if context != nil, let bufferingTransport {
+                return try await bufferingTransport.exchange(request, body: body, baseURL: baseURL, operationID: operationID)
             }
-            return try await withTimeout(timeout, operation: exchange)
+            let limit = configuration.maximumBodySize
+            let transport = self.transport
+            let baseURL = self.baseURL
+            return try await withTimeout(context?.timeout ?? configuration.timeout) {
+                let (head, responseBody) = try await transport.send(request, body: body.map { HTTPBody($0) }, baseURL: baseURL, operationID: operationID)
+                return (head, try await collectBody(responseBody, limit: limit))
+            }
         } catch {
             var failure = CourierError.from(transportError: error)
             failure.request = RequestSummary(method: request.method, url: configuration.redaction.redact(url: absoluteURL(for: request.path)))

@@ -74,10 +74,18 @@ public struct Redaction: Sendable, Hashable {
 
     /// The URL or path with the values of secret query items replaced.
     public func redact(url: String) -> String {
-        guard let questionMark = url.firstIndex(of: "?") else { return url }
+        guard !queryNames.isEmpty, let questionMark = url.firstIndex(of: "?") else { return url }
         let query = url[url.index(after: questionMark)...]
-        // Fast path (every call builds its summary): no item is named like a secret, nothing to rewrite.
-        guard query.split(separator: "&").contains(where: { isSecretQueryName($0.prefix { $0 != "=" }) }) else { return url }
+        // Fast path (every call builds its summary): no item is named like a secret, nothing to
+        // rewrite, and nothing allocated to find that out.
+        var rest = query[...]
+        var hasSecret = false
+        while !rest.isEmpty, !hasSecret {
+            let end = rest.firstIndex(of: "&") ?? rest.endIndex
+            hasSecret = isSecretQueryName(rest[..<end].prefix { $0 != "=" })
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+        }
+        guard hasSecret else { return url }
         let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
             let name = item.prefix { $0 != "=" }
             return isSecretQueryName(name) ? "\(name)=REDACTED" : String(item)
@@ -86,7 +94,8 @@ public struct Redaction: Sendable, Hashable {
     }
 
     private func isSecretQueryName(_ name: Substring) -> Bool {
-        let decoded = String(name).removingPercentEncoding ?? String(name)
+        // Percent-decoding (Foundation, slow) only for names that are encoded.
+        let decoded = name.contains("%") ? String(name).removingPercentEncoding ?? String(name) : String(name)
         return queryNames.contains(decoded.lowercased())
     }
 }

@@ -1,6 +1,6 @@
 /// Runs `operation`, failing with ``CourierError/Kind/timedOut`` when it takes longer than `timeout`.
 ///
-/// For transports that do not enforce the deadline themselves (see ``DeadlineEnforcingTransport``).
+/// For transports that do not enforce the deadline themselves (see ``BufferingTransport``).
 /// The operation runs in its own task, which the shared ``DeadlineTimer`` cancels when the time is
 /// up, so a transport that honours cancellation frees its connection at once. A timer rather than
 /// a sleeping child task: on Linux a cancelled `Task.sleep` keeps its memory until its deadline.

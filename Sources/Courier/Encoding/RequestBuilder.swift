@@ -47,8 +47,11 @@ extension Client {
         if !queryItems.isEmpty { target += "?" + encodeQuery(queryItems) }
 
         var fields = configuration.defaultHeaders
-        for name in Set(endpoint.headers.map(\.name)) { fields[values: name] = [] }
-        fields.append(contentsOf: endpoint.headers)
+        let endpointFields = endpoint.headers
+        if !endpointFields.isEmpty {
+            for name in Set(endpointFields.map(\.name)) { fields[values: name] = [] }
+            fields.append(contentsOf: endpointFields)
+        }
         if let contentType, fields[.contentType] == nil { fields[.contentType] = contentType }
 
         let head = HTTPRequest(method: method, scheme: nil, authority: nil, path: target, headerFields: fields)

@@ -47,19 +47,7 @@ public protocol Endpoint<Response>: Sendable {
 
 extension Endpoint {
     /// The type name without its module, e.g. `FriendsEndpoints.List`; for enum endpoints, the type and the case, e.g. `ThreadRequest.delete`.
-    public var name: String {
-        // `Module.Outer.Inner` without the module: nested endpoints keep their namespace.
-        // Types declared inside a function print an "(unknown context at $address)." part: drop it,
-        // so the name stays a stable, bounded label.
-        var qualified = String(reflecting: Self.self)
-        while let start = qualified.range(of: "(unknown context at "), let end = qualified[start.upperBound...].range(of: ").") {
-            qualified.removeSubrange(start.lowerBound..<end.upperBound)
-        }
-        let typeName = qualified.firstIndex(of: ".").map { String(qualified[qualified.index(after: $0)...]) } ?? qualified
-        guard Mirror(reflecting: self).displayStyle == .enum else { return typeName }
-        let caseName = String(describing: self).prefix { $0 != "(" }
-        return "\(typeName).\(caseName)"
-    }
+    public var name: String { EndpointTypeName.of(self).name(of: self) }
     /// GET.
     public var method: HTTPRequest.Method { .get }
     /// No parameters.

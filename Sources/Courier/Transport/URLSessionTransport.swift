@@ -12,7 +12,7 @@ import FoundationNetworking
 /// `URLError` to ``CourierError`` kinds, and never crashes on odd header names or bytes.
 /// Responses are buffered (URLSession on Linux cannot stream); the client bounds their size. The
 /// call's timeout covers the whole exchange: the session task is cancelled when it runs out.
-public struct URLSessionTransport: DeadlineEnforcingTransport {
+public struct URLSessionTransport: BufferingTransport {
     /// The session requests run on.
     public let session: URLSession
 
@@ -34,13 +34,12 @@ public struct URLSessionTransport: DeadlineEnforcingTransport {
         return URLSession(configuration: configuration)
     }
 
-    /// Sends one request and returns the response with its buffered body.
-    public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+    /// Sends one request and returns the response with its whole body.
+    public func exchange(_ request: HTTPRequest, body: Data?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, Data) {
         var urlRequest = try makeURLRequest(request, baseURL: baseURL)
-        if let body {
-            urlRequest.httpBody = try await Data(collecting: body, upTo: .max)
-        }
-        let timeout = RequestContext.current?.timeout ?? .seconds(60)
+        urlRequest.httpBody = body
+        let context = RequestContext.current
+        let timeout = context?.timeout ?? .seconds(60)
         // URLSession's own interval is an idle timeout, and FoundationNetworking on Linux truncates
         // fractions (0.3 s becomes 0 and fails at once): set it past the deadline, which `perform`
         // enforces exactly.
@@ -48,7 +47,11 @@ public struct URLSessionTransport: DeadlineEnforcingTransport {
         urlRequest.timeoutInterval = max(1, seconds.rounded(.up) + 1)
         try Task.checkCancellation()
         let (data, urlResponse) = try await perform(urlRequest, timeout: timeout)
-        return (try makeResponse(urlResponse), HTTPBody(data))
+        // URLSession buffers the whole body before handing it over; the limit still holds for the caller.
+        if let limit = context?.maximumBodySize, data.count > limit {
+            throw CourierError(.bodyTooLarge, detail: "The response body (\(data.count) bytes) exceeds the limit of \(limit) bytes")
+        }
+        return (try makeResponse(urlResponse), data)
     }
 
     /// Runs a data task, cancelling it as soon as the calling task is cancelled or the timeout passes.
