@@ -39,11 +39,54 @@ public struct AsyncHTTPClientTransport: BufferingTransport {
 
     /// Sends one request and returns the response with its whole body.
     ///
-    /// The exchange (head and body) runs in one task that Courier's ``DeadlineTimer`` cancels at
-    /// the deadline: `execute(_:deadline:)` alone bounds the head but lets a slow body
-    /// stream past it.
+    /// `execute(_:deadline:)` bounds the head (and honours cancellation) but lets a slow body
+    /// stream past the deadline, so the body is read in a task of its own that Courier's
+    /// ``DeadlineTimer`` cancels when the time is up. That task starts on this thread: a body that
+    /// has already arrived (most small responses) is read without suspending, and then no timer is
+    /// set and no other thread is woken.
     public func exchange(_ request: HTTPRequest, body: Data?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, Data) {
         let context = RequestContext.current
+        let timeout = context?.timeout ?? .seconds(60)
+        let deadline = NIODeadline.now() + TimeAmount(timeout)
+        let limit = context?.maximumBodySize ?? .max
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(makeRequest(request, body: body, baseURL: baseURL), deadline: deadline, logger: nil)
+        } catch {
+            throw AsyncHTTPClientTransport.map(error)
+        }
+        let head = try Self.makeResponse(response)
+
+        let finished = NIOLockedValueBox(false)
+        let reading = Task.startingImmediately {
+            let data = try await Self.collect(response, limit: limit)
+            finished.withLockedValue { $0 = true }
+            return data
+        }
+        let timedOut = NIOLockedValueBox(false)
+        var timer: DeadlineTimer.Token?
+        if !finished.withLockedValue({ $0 }) {
+            timer = DeadlineTimer.shared.schedule(after: .nanoseconds(max(0, (deadline - .now()).nanoseconds))) {
+                timedOut.withLockedValue { $0 = true }
+                reading.cancel()
+            }
+        }
+        defer { timer?.cancel() }
+        do {
+            let data = try await withTaskCancellationHandler {
+                try await reading.value
+            } onCancel: {
+                reading.cancel()
+            }
+            return (head, data)
+        } catch {
+            if timedOut.withLockedValue({ $0 }) { throw CourierError(.timedOut, detail: "No complete response within \(timeout)") }
+            throw AsyncHTTPClientTransport.map(error)
+        }
+    }
+
+    /// The AsyncHTTPClient request for an HTTP request relative to `baseURL`.
+    private func makeRequest(_ request: HTTPRequest, body: Data?, baseURL: URL) -> HTTPClientRequest {
         var outgoing = HTTPClientRequest(url: baseURL.absoluteString(appendingRequestPath: request.path))
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         outgoing.headers.reserveCapacity(request.headerFields.count)
@@ -51,30 +94,7 @@ public struct AsyncHTTPClientTransport: BufferingTransport {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
         if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        let timeout = context?.timeout ?? .seconds(60)
-        let deadline = NIODeadline.now() + TimeAmount(timeout)
-        let limit = context?.maximumBodySize ?? .max
-        let client = self.client
-        let exchange = Task { () throws -> (HTTPResponse, Data) in
-            let response = try await client.execute(outgoing, deadline: deadline, logger: nil)
-            return (try Self.makeResponse(response), try await Self.collect(response, limit: limit))
-        }
-        let timedOut = NIOLockedValueBox(false)
-        let timer = DeadlineTimer.shared.schedule(after: timeout) {
-            timedOut.withLockedValue { $0 = true }
-            exchange.cancel()
-        }
-        defer { timer.cancel() }
-        do {
-            return try await withTaskCancellationHandler {
-                try await exchange.value
-            } onCancel: {
-                exchange.cancel()
-            }
-        } catch {
-            if timedOut.withLockedValue({ $0 }) { throw CourierError(.timedOut, detail: "No complete response within \(timeout)") }
-            throw AsyncHTTPClientTransport.map(error)
-        }
+        return outgoing
     }
 
     /// Reads the body into one `Data` (one copy of each chunk), failing past `limit` bytes.
