@@ -61,13 +61,15 @@ private final class SharedCall: Sendable {
         var waiters: [Int: CheckedContinuation<InFlightCalls.Outcome, any Error>] = [:]
         var nextWaiter = 0
         var result: Result<InFlightCalls.Outcome, any Error>?
-        var task: Task<Void, Never>?
+        var task: Task<Void, any Error>?
     }
 
     private let state = Locked(State())
 
+    /// Starts the exchange on the leader's thread: one that needs no network (a fresh cache hit)
+    /// finishes before the leader waits, without a hop to another thread.
     func start(_ work: @escaping @Sendable () async -> Result<InFlightCalls.Outcome, any Error>) {
-        let task = Task {
+        let task = Task<Void, any Error>.startingImmediately { [self] in
             let result = await work()
             let waiters = state.withLock { state in
                 state.result = result

@@ -7,7 +7,7 @@
 /// When the caller cancels, the error is ``CourierError/Kind/cancelled``.
 func withTimeout<T: Sendable>(_ timeout: Duration, operation: @escaping @Sendable () async throws -> T) async throws -> T {
     let timedOut = Locked(false)
-    let task = Task { try await operation() }
+    let task = Task.startingImmediately(operation)
     let timer = DeadlineTimer.shared.schedule(after: timeout) {
         timedOut.withLock { $0 = true }
         task.cancel()

@@ -10,6 +10,11 @@ import Foundation
 public enum HTTPDate {
     /// Parses an HTTP date in any of the three RFC 9110 formats; `nil` when invalid.
     public static func parse(_ string: String) -> Date? {
+        // Every cache hit parses the stored `Date` (and often `Expires`): the exact IMF-fixdate
+        // that servers send is read byte by byte; everything else goes through the lenient parser.
+        if let fixdate = string.utf8.withContiguousStorageIfAvailable(parseFixdate), let date = fixdate {
+            return date
+        }
         let tokens = string.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" })
         guard !tokens.isEmpty else { return nil }
         var rest = tokens[...]
@@ -35,6 +40,32 @@ public enum HTTPDate {
         return "\(weekdayNames[weekday]), \(pad(day)) \(monthNames[month - 1]) \(yearText) "
             + "\(pad(secondsOfDay / 3600)):\(pad(secondsOfDay % 3600 / 60)):\(pad(secondsOfDay % 60)) GMT"
     }
+
+    /// `Sun, 06 Nov 1994 08:49:37 GMT` exactly (any weekday letters, month names as the RFC writes them); `nil` otherwise.
+    private static func parseFixdate(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[4] == UInt8(ascii: " "), bytes[7] == UInt8(ascii: " "),
+              bytes[11] == UInt8(ascii: " "), bytes[16] == UInt8(ascii: " "), bytes[19] == UInt8(ascii: ":"),
+              bytes[22] == UInt8(ascii: ":"), bytes[25] == UInt8(ascii: " "), bytes[26] == UInt8(ascii: "G"),
+              bytes[27] == UInt8(ascii: "M"), bytes[28] == UInt8(ascii: "T")
+        else { return nil }
+        func digits(_ start: Int, _ count: Int) -> Int? {
+            var value = 0
+            for index in start..<start + count {
+                let digit = Int(bytes[index]) - Int(UInt8(ascii: "0"))
+                guard (0...9).contains(digit) else { return nil }
+                value = value * 10 + digit
+            }
+            return value
+        }
+        let monthIndex = fixdateMonths.firstIndex { $0.elementsEqual(bytes[8..<11]) }
+        guard let monthIndex, let day = digits(5, 2), let year = digits(12, 4), let hour = digits(17, 2),
+              let minute = digits(20, 2), let second = digits(23, 2),
+              year >= 1, hour <= 23, minute <= 59, second <= 60, day >= 1, day <= daysIn(month: monthIndex + 1, year: year)
+        else { return nil }
+        return date(from: Components(year: year, month: monthIndex + 1, day: day, hour: hour, minute: minute, second: second, offset: 0))
+    }
+
+    private static let fixdateMonths = monthNames.map { Array($0.utf8) }
 
     private struct Components {
         var year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offset: Int

@@ -32,6 +32,17 @@ import Testing
         #expect(HTTPDate.parse(text) == nil)
     }
 
+    /// Exact IMF-fixdates take a byte-level fast path; lower-cased ones take the lenient parser.
+    /// Both must agree on every day of two centuries, leap days included.
+    @Test func fastAndLenientParsersAgree() {
+        for day in stride(from: -25_567, through: 47_482, by: 1) {
+            let date = Date(timeIntervalSince1970: Double(day) * 86_400 + 49_377)
+            let text = HTTPDate.string(from: date)
+            #expect(HTTPDate.parse(text) == date)
+            #expect(HTTPDate.parse(text.lowercased()) == date)
+        }
+    }
+
     @Test func leapDayIsValid() {
         #expect(HTTPDate.parse("Thu, 29 Feb 2024 00:00:00 GMT") == Date(timeIntervalSince1970: 1_709_164_800))
     }
