@@ -25,7 +25,7 @@ struct Macro: AsyncParsableCommand {
     @Option(help: "Cache hits (and raw network GETs) per round.")
     var cacheRequests = 1000
 
-    @Option(help: "Run only these scenarios (comma-separated: sequential,concurrent,large,post,cache).")
+    @Option(help: "Run only these scenarios (comma-separated: sequential,concurrent,large,post,cache,cache-bytes).")
     var only: String?
 
     @Option(help: "Run only these clients (comma-separated names as in the table, e.g. 'raw AHC,Courier/AHC'); for profiling one client.")

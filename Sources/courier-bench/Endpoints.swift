@@ -20,6 +20,12 @@ struct CachedEndpoint: Endpoint {
     var path: EndpointPath { "/cached.json" }
 }
 
+/// The same cached resource as raw bytes: a hit without the app's decoding, the cache's own cost.
+struct CachedBytesEndpoint: Endpoint {
+    typealias Response = Data
+    var path: EndpointPath { "/cached.json" }
+}
+
 struct PostEndpoint: Endpoint {
     typealias Response = PostAnswer
     var method: HTTPRequest.Method { .post }

@@ -64,11 +64,15 @@ func macroTargets(_ results: [SubjectResult]) -> [TargetCheck] {
             }
         }
     }
-    if let ratios = find("cache", "Courier+HTTPCache hit")?.ratios {
-        checks.append(TargetCheck(
-            target: "fresh cache hit ≤ 5% of a raw AHC round trip", measured: String(format: "%.1f%%", ratios.wall * 100),
-            met: ratios.wall <= 0.05
-        ))
+    // Decoding the same 2 KB costs the same after a hit as after a network call: the bytes-only
+    // pair is the cache's own cost; the decoded pair is what an app sees end to end.
+    for (scenario, label) in [("cache-bytes", "bytes"), ("cache", "decoded on both sides")] {
+        if let ratios = find(scenario, "Courier+HTTPCache hit")?.ratios {
+            checks.append(TargetCheck(
+                target: "fresh cache hit ≤ 5% of a raw AHC round trip (\(label))", measured: String(format: "%.1f%%", ratios.wall * 100),
+                met: ratios.wall <= 0.05
+            ))
+        }
     }
     return checks
 }

@@ -51,5 +51,10 @@ func macroScenarios(_ subjects: Subjects, sizes: MacroSizes) -> [Scenario] {
             id: "cache", title: "2 KB fresh cache hit vs network (×\(sizes.cacheRequests))", requests: sizes.cacheRequests, width: 1,
             subjects: [subjects.rawAHC, subjects.courierCache], operation: { subject, _ in try await subject.getCached() }
         ),
+        Scenario(
+            id: "cache-bytes", title: "2 KB fresh cache hit vs network, bytes only (×\(sizes.cacheRequests))",
+            requests: sizes.cacheRequests, width: 1,
+            subjects: [subjects.rawAHC, subjects.courierCache], operation: { subject, _ in try await subject.getCachedBytes() }
+        ),
     ]
 }

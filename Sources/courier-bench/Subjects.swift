@@ -19,6 +19,8 @@ struct Subject: Sendable {
     var getLarge: @Sendable () async throws -> Void
     var post: @Sendable () async throws -> Void
     var getCached: @Sendable () async throws -> Void
+    /// The cached resource's bytes, not decoded.
+    var getCachedBytes: @Sendable () async throws -> Void
 }
 
 /// Raw AsyncHTTPClient: what an app would write by hand (request, collect, JSONDecoder).
@@ -29,12 +31,16 @@ struct RawAHC: Sendable {
     let encoder = JSONEncoder()
 
     func get<T: Decodable>(_ path: String, as type: T.Type) async throws -> T {
+        try decoder.decode(T.self, from: try await bytes(path))
+    }
+
+    func bytes(_ path: String) async throws -> Data {
         var request = HTTPClientRequest(url: base + path)
         request.headers.add(name: "Accept", value: "application/json")
         let response = try await client.execute(request, deadline: .now() + .seconds(60))
         guard response.status == .ok else { throw BenchError("raw AHC: status \(response.status.code) for \(path)") }
         let buffer = try await response.body.collect(upTo: 16 << 20)
-        return try decoder.decode(T.self, from: Data(buffer.readableBytesView))
+        return Data(buffer.readableBytesView)
     }
 
     func post<T: Decodable>(_ path: String, _ value: some Encodable, as type: T.Type) async throws -> T {
@@ -62,6 +68,13 @@ struct RawURLSession: Sendable {
         var request = URLRequest(url: url)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         return try decoder.decode(T.self, from: try await data(for: request))
+    }
+
+    func bytes(_ path: String) async throws -> Data {
+        guard let url = URL(string: base + path) else { throw BenchError("bad URL \(base + path)") }
+        var request = URLRequest(url: url)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        return try await data(for: request)
     }
 
     func post<T: Decodable>(_ path: String, _ value: some Encodable, as type: T.Type) async throws -> T {
@@ -117,7 +130,8 @@ struct Subjects {
             getSmall: { n in _ = try await ahc.get("/small.json?n=\(n)", as: SmallUser.self) },
             getLarge: { _ = try await ahc.get(Fixtures.largePath, as: [LargeItem].self) },
             post: { _ = try await ahc.post(Fixtures.postPath, Fixtures.note, as: PostAnswer.self) },
-            getCached: { _ = try await ahc.get(Fixtures.cachedPath, as: CachedFeed.self) }
+            getCached: { _ = try await ahc.get(Fixtures.cachedPath, as: CachedFeed.self) },
+            getCachedBytes: { _ = try await ahc.bytes(Fixtures.cachedPath) }
         )
         let urls = RawURLSession(session: session, base: base)
         rawURLSession = Subject(
@@ -125,7 +139,8 @@ struct Subjects {
             getSmall: { n in _ = try await urls.get("/small.json?n=\(n)", as: SmallUser.self) },
             getLarge: { _ = try await urls.get(Fixtures.largePath, as: [LargeItem].self) },
             post: { _ = try await urls.post(Fixtures.postPath, Fixtures.note, as: PostAnswer.self) },
-            getCached: { _ = try await urls.get(Fixtures.cachedPath, as: CachedFeed.self) }
+            getCached: { _ = try await urls.get(Fixtures.cachedPath, as: CachedFeed.self) },
+            getCachedBytes: { _ = try await urls.bytes(Fixtures.cachedPath) }
         )
         courierAHC = Self.courier(
             "Courier/AHC", baseline: "raw AHC", Client(baseURL: baseURL, transport: AsyncHTTPClientTransport(client: http))
@@ -150,7 +165,8 @@ struct Subjects {
             getSmall: { n in _ = try await client.send(SmallEndpoint(n: n)) },
             getLarge: { _ = try await client.send(LargeEndpoint()) },
             post: { _ = try await client.send(PostEndpoint()) },
-            getCached: { _ = try await client.send(CachedEndpoint()) }
+            getCached: { _ = try await client.send(CachedEndpoint()) },
+            getCachedBytes: { _ = try await client.send(CachedBytesEndpoint()) }
         )
     }
 

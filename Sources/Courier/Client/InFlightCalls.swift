@@ -9,10 +9,33 @@ import HTTPTypes
 final class InFlightCalls: Sendable {
     /// What makes two requests identical: the whole request head plus how the call treats caches and credentials.
     struct Key: Hashable, Sendable {
-        var head: HTTPRequest
-        var policy: CachePolicy
-        var requiresAuthentication: Bool
-        var timeout: Duration
+        let head: HTTPRequest
+        let policy: CachePolicy
+        let requiresAuthentication: Bool
+        let timeout: Duration
+        /// Hashed once: the table hashes a key to insert it and again to remove it, and a request
+        /// head with its header fields is the costliest part of a cache hit's bookkeeping.
+        private let hash: Int
+
+        init(head: HTTPRequest, policy: CachePolicy, requiresAuthentication: Bool, timeout: Duration) {
+            self.head = head
+            self.policy = policy
+            self.requiresAuthentication = requiresAuthentication
+            self.timeout = timeout
+            var hasher = Hasher()
+            hasher.combine(head)
+            hasher.combine(policy)
+            hasher.combine(requiresAuthentication)
+            hasher.combine(timeout)
+            hash = hasher.finalize()
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.hash == rhs.hash && lhs.head == rhs.head && lhs.policy == rhs.policy
+                && lhs.requiresAuthentication == rhs.requiresAuthentication && lhs.timeout == rhs.timeout
+        }
     }
 
     /// The result of one exchange, shared by every caller.
@@ -42,6 +65,8 @@ final class InFlightCalls: Sendable {
                 return result
             }
         }
+        // An exchange that finished while starting (a fresh cache hit) needs no waiting.
+        if isLeader, let result = call.result { return try result.get() }
         let waiter = call.newWaiterID()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -79,6 +104,11 @@ private final class SharedCall: Sendable {
             for continuation in waiters.values { continuation.resume(with: result) }
         }
         state.withLock { $0.task = task }
+    }
+
+    /// The outcome, once the exchange has finished.
+    var result: Result<InFlightCalls.Outcome, any Error>? {
+        state.withLock { $0.result }
     }
 
     func newWaiterID() -> Int {

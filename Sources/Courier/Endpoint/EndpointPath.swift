@@ -34,7 +34,8 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
     }
 
     private mutating func appendLiteral(_ literal: String) {
-        if literal.contains("?") || literal.contains("#") {
+        // Byte search: every call builds its path, and `String.contains(String)` goes through Foundation.
+        if literal.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
             problem = "the path '\(literal)' contains '?' or '#': put query items in `query`, not in the path"
         }
         encoded += literal

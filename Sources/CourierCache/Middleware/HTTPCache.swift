@@ -60,9 +60,11 @@ public struct HTTPCache: CachingMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let context = RequestContext.current
         let policy = context?.cachePolicy ?? defaultPolicy
-        guard let url = Self.absoluteURL(baseURL, request.path) else { return try await next(request, body, baseURL) }
+        guard let url = CacheKey.normalizedURL(string: baseURL.absoluteString(appendingRequestPath: request.path ?? "/")) else {
+            return try await next(request, body, baseURL)
+        }
         let exchange = CacheExchange(
-            cache: self, request: request, key: CacheKey(method: "GET", url: url, partition: partition(of: request, context)),
+            cache: self, request: request, key: CacheKey(method: "GET", normalizedURL: url, partition: partition(of: request, context)),
             report: context?.report
         )
         guard request.method == .get else {
@@ -94,10 +96,6 @@ public struct HTTPCache: CachingMiddleware {
         return secrets.isEmpty ? "" : "h:" + fnv1a(secrets.joined(separator: "\n"))
     }
 
-    static func absoluteURL(_ baseURL: URL, _ path: String?) -> URL? {
-        URL(string: baseURL.absoluteString(appendingRequestPath: path ?? "/"))
-    }
-
     var clock: Date { now() }
 }
 
@@ -124,7 +122,7 @@ extension HTTPCache {
 
     /// Removes the stored responses of one endpoint, for every user.
     public func remove(_ endpoint: some Endpoint, in client: Client) async throws {
-        guard let url = Self.absoluteURL(client.baseURL, try client.requestPath(for: endpoint)) else { return }
+        guard let url = URL(string: client.baseURL.absoluteString(appendingRequestPath: try client.requestPath(for: endpoint))) else { return }
         _ = try await store.removeAll(url: url)
     }
 

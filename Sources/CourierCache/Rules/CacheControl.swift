@@ -49,11 +49,21 @@ public struct CacheControl: Sendable, Hashable {
 
     /// Parses one or more raw `Cache-Control` field values.
     public init(values: [String]) {
-        self.init()
-        for element in FieldList.elements(values) {
-            apply(FieldList.directive(element))
+        guard !values.isEmpty else {
+            self.init()
+            return
+        }
+        self = Self.parsed.value(for: values) { values in
+            var directives = CacheControl()
+            for element in FieldList.elements(values) {
+                directives.apply(FieldList.directive(element))
+            }
+            return directives
         }
     }
+
+    /// Parses of the values seen lately: a stored response's directives are read on every hit.
+    private static let parsed = BoundedMemo<[String], CacheControl>()
 
     /// Parses the directives of a request, honouring `Pragma: no-cache` when no `Cache-Control` is present.
     public init(request fields: HTTPFields) {

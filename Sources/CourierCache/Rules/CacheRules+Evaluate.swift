@@ -80,7 +80,8 @@ extension CacheRules {
         let responseDirectives = CacheControl(stored.response.headerFields)
         guard !responseDirectives.noStore else { return .unusable(.responseNoStore) }
 
-        let revalidate = CacheDecision.revalidate(conditionalRequest(for: request, stored: stored))
+        // Built only when needed: a fresh hit, the common answer, has no use for a conditional request.
+        var revalidate: CacheDecision { .revalidate(conditionalRequest(for: request, stored: stored)) }
         let age = currentAge(of: stored, now: now)
         let lifetime = freshnessLifetime(of: stored.response, responseTime: stored.responseTime)
         if responseDirectives.noCache || requestDirectives.noCache { return revalidate }

@@ -30,6 +30,16 @@ public struct CacheKey: Sendable, Hashable {
         self.init(method: request.method.rawValue, url: url, partition: partition)
     }
 
+    /// Normalises an absolute URL string (see ``normalizedURL(_:)``); `nil` when it is not a URL.
+    ///
+    /// Remembered for the URLs seen lately: every cached call needs its key, and `URLComponents`
+    /// costs more than the rest of a fresh hit.
+    public static func normalizedURL(string: String) -> String? {
+        normalized.value(for: string) { string in URL(string: string).map(normalizedURL) }
+    }
+
+    private static let normalized = BoundedMemo<String, String?>()
+
     /// Normalises a URL for use as a key: scheme and host lowercased, default port (80/443)
     /// dropped, empty path made `/`, fragment removed; path and query kept byte for byte, in order.
     public static func normalizedURL(_ url: URL) -> String {

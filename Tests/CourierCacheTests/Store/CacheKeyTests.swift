@@ -14,6 +14,14 @@ import Testing
     func normalisesURLs(input: String, expected: String) throws {
         let url = try #require(URL(string: input))
         #expect(CacheKey.normalizedURL(url) == expected)
+        // The remembered string form gives the same answer, the first time and the next.
+        #expect(CacheKey.normalizedURL(string: input) == expected)
+        #expect(CacheKey.normalizedURL(string: input) == expected)
+    }
+
+    @Test func aStringThatIsNoURLHasNoKey() {
+        #expect(CacheKey.normalizedURL(string: "http://exa mple.com/") == nil)
+        #expect(CacheKey.normalizedURL(string: "") == nil)
     }
 
     @Test func queryIsPartOfTheKey() throws {
