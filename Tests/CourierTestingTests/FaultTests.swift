@@ -24,13 +24,14 @@ import Testing
 
     @Test func delayBodySendsTheHeadFirst() async throws {
         try await withServer { server in
-            server.route("GET", "/slow", respond: .text("body").with(fault: .delayBody(.milliseconds(300))))
+            // The body waits a whole second, so the head is seen alone even on a slow sanitizer build.
+            server.route("GET", "/slow", respond: .text("body").with(fault: .delayBody(.seconds(1))))
             let connection = try await RawConnection.connect(port: server.port)
             try await connection.send(rawRequest("GET", "/slow"))
-            let head = try await connection.wait(timeout: .milliseconds(150)) { _ in false }
+            let head = try await connection.wait(timeout: .milliseconds(800)) { !$0.bytes.isEmpty }
             #expect(String(decoding: head.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200 OK"))
             #expect(head.responses.isEmpty)
-            let full = try await connection.wait(timeout: .seconds(1)) { !$0.responses.isEmpty }
+            let full = try await connection.wait(timeout: .seconds(3)) { !$0.responses.isEmpty }
             #expect(full.responses.first?.bodyText == "body")
             await connection.close()
         }
