@@ -57,17 +57,17 @@ public struct AsyncHTTPClientTransport: BufferingTransport {
         }
         let head = try Self.makeResponse(response)
 
-        let finished = NIOLockedValueBox(false)
+        // Whether the body task finished without suspending, and whether the timer fired: one box, one allocation.
+        let progress = NIOLockedValueBox((finished: false, timedOut: false))
         let reading = Task.startingImmediately {
             let data = try await Self.collect(response, limit: limit)
-            finished.withLockedValue { $0 = true }
+            progress.withLockedValue { $0.finished = true }
             return data
         }
-        let timedOut = NIOLockedValueBox(false)
         var timer: DeadlineTimer.Token?
-        if !finished.withLockedValue({ $0 }) {
+        if !progress.withLockedValue({ $0.finished }) {
             timer = DeadlineTimer.shared.schedule(after: .nanoseconds(max(0, (deadline - .now()).nanoseconds))) {
-                timedOut.withLockedValue { $0 = true }
+                progress.withLockedValue { $0.timedOut = true }
                 reading.cancel()
             }
         }
@@ -80,7 +80,7 @@ public struct AsyncHTTPClientTransport: BufferingTransport {
             }
             return (head, data)
         } catch {
-            if timedOut.withLockedValue({ $0 }) { throw CourierError(.timedOut, detail: "No complete response within \(timeout)") }
+            if progress.withLockedValue({ $0.timedOut }) { throw CourierError(.timedOut, detail: "No complete response within \(timeout)") }
             throw AsyncHTTPClientTransport.map(error)
         }
     }

@@ -134,6 +134,19 @@ import Testing
         #expect(!text.contains("abc"))
         #expect(!text.contains("s3cr3t"))
     }
+
+    /// The summary is put together lazily; what it shows, prints and dumps is redacted all the same.
+    @Test func requestSummariesNeverShowSecrets() async throws {
+        let client = Client(baseURL: stubBaseURL, transport: StubTransport.answering(body: "{}"))
+        let response = try await client.response(for: TestEndpoint<JSON>(query: ["access_token": "abc", "page": 1]))
+        #expect(response.request.url.contains("access_token=REDACTED"))
+        #expect(response.request.url.hasPrefix(stubBaseURL.absoluteString))
+        var dumped = ""
+        dump(response.request, to: &dumped)
+        #expect("\(response.request)".contains("REDACTED"))
+        #expect(!dumped.contains("abc") && !"\(response.request)".contains("abc"))
+        #expect(response.request == RequestSummary(method: .get, url: response.request.url))
+    }
 }
 
 /// Collects log lines in memory.

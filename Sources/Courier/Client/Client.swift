@@ -90,8 +90,7 @@ public struct Client: Sendable {
             maximumBodySize: configuration.maximumBodySize
         )
         let summary = RequestSummary(
-            method: built.head.method,
-            url: configuration.redaction.redact(url: absoluteURL(for: built.head.path))
+            method: built.head.method, baseURL: baseURL, path: built.head.path, redaction: configuration.redaction
         )
         do {
             let outcome: InFlightCalls.Outcome
@@ -188,7 +187,7 @@ public struct Client: Sendable {
             }
         } catch {
             var failure = CourierError.from(transportError: error)
-            failure.request = RequestSummary(method: request.method, url: configuration.redaction.redact(url: absoluteURL(for: request.path)))
+            failure.request = RequestSummary(method: request.method, baseURL: baseURL, path: request.path, redaction: configuration.redaction)
             throw failure
         }
     }

@@ -77,11 +77,6 @@ extension Client {
         error.endpoint = endpoint.name
         return error
     }
-
-    /// The absolute URL of a request path, as a string.
-    func absoluteURL(for path: String?) -> String {
-        baseURL.absoluteString(appendingRequestPath: path)
-    }
 }
 
 extension Client {
