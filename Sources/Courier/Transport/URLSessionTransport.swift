@@ -56,14 +56,26 @@ public struct URLSessionTransport: BufferingTransport {
 
     /// Runs a data task, cancelling it as soon as the calling task is cancelled or the timeout passes.
     private func perform(_ urlRequest: URLRequest, timeout: Duration) async throws -> (Data, URLResponse) {
-        let box = Locked<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
-        let timedOut = Locked(false)
+        // Everything the three parties (the data task's completion, the timer, the caller's
+        // cancellation) share, behind one lock.
+        struct Exchange {
+            var task: URLSessionDataTask?
+            var cancelled = false
+            var timedOut = false
+            var finished = false
+            var timer: DeadlineTimer.Token?
+        }
+        let state = Locked(Exchange())
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let deadline = Locked<DeadlineTimer.Token?>(nil)
                 let task = session.dataTask(with: urlRequest) { data, response, error in
-                    deadline.current?.cancel()
-                    if timedOut.current {
+                    let (timedOut, timer) = state.withLock { state in
+                        state.finished = true
+                        defer { state.timer = nil }
+                        return (state.timedOut, state.timer)
+                    }
+                    timer?.cancel()
+                    if timedOut {
                         continuation.resume(throwing: CourierError(.timedOut, detail: "No complete response within \(timeout)"))
                     } else if let error {
                         continuation.resume(throwing: CourierError.from(transportError: error))
@@ -73,26 +85,32 @@ public struct URLSessionTransport: BufferingTransport {
                         continuation.resume(throwing: CourierError(.invalidResponse, detail: "URLSession returned no response"))
                     }
                 }
-                let cancelled = box.withLock { state -> Bool in
+                let cancelled = state.withLock { state -> Bool in
                     state.task = task
                     return state.cancelled
                 }
                 // Resume even when cancelled: the task then finishes at once with `cancelled`,
                 // which resumes the continuation exactly once.
                 task.resume()
-                let token = DeadlineTimer.shared.schedule(after: timeout) {
-                    timedOut.withLock { $0 = true }
-                    box.withLock { $0.task }?.cancel()
+                let timer = DeadlineTimer.shared.schedule(after: timeout) {
+                    state.withLock { state -> URLSessionDataTask? in
+                        state.timedOut = true
+                        return state.task
+                    }?.cancel()
                 }
-                deadline.withLock { $0 = token }
+                // A response faster than this line leaves the timer to be cancelled here.
+                let finished = state.withLock { state -> Bool in
+                    if !state.finished { state.timer = timer }
+                    return state.finished
+                }
+                if finished { timer.cancel() }
                 if cancelled { task.cancel() }
             }
         } onCancel: {
-            let task = box.withLock { state -> URLSessionDataTask? in
+            state.withLock { state -> URLSessionDataTask? in
                 state.cancelled = true
                 return state.task
-            }
-            task?.cancel()
+            }?.cancel()
         }
     }
 
