@@ -23,7 +23,7 @@ struct Macro: AsyncParsableCommand {
     var postRequests = 500
 
     @Option(help: "Cache hits (and raw network GETs) per round.")
-    var cacheRequests = 1000
+    var cacheRequests = 3000
 
     @Option(help: "Run only these scenarios (comma-separated: sequential,concurrent,large,post,cache,cache-bytes).")
     var only: String?

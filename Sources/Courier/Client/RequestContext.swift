@@ -64,11 +64,12 @@ public struct RequestContext: Sendable {
         /// Counts one call of the transport.
         public func recordAttempt() { state.withLock { $0.attempts += 1 } }
 
-        /// Records the replayable body the terminal made from `bytes`.
-        func setBuffered(_ body: HTTPBody, bytes: Data) { state.withLock { $0.buffered = (body, bytes) } }
+        /// Records that `body` is exactly `bytes` (the terminal's buffered body, a cached one), so
+        /// the client and the middlewares take the bytes instead of reading the stream again.
+        package func setBuffered(_ body: HTTPBody, bytes: Data) { state.withLock { $0.buffered = (body, bytes) } }
 
         /// The bytes of `body` when it is the body the terminal buffered last, else nil.
-        func bufferedBytes(of body: HTTPBody) -> Data? {
+        package func bufferedBytes(of body: HTTPBody) -> Data? {
             state.withLock { state in state.buffered.flatMap { $0.body === body ? $0.bytes : nil } }
         }
 

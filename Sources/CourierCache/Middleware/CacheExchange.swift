@@ -106,7 +106,7 @@ struct CacheExchange: Sendable {
         }
         store.recordHit()
         report?.source = .revalidated
-        return (HTTPResponse(status: .init(code: hit.metadata.status), headerFields: merged), HTTPBody(bytes))
+        return (HTTPResponse(status: .init(code: hit.metadata.status), headerFields: merged), bufferedBody(bytes))
     }
 
     /// After a successful unsafe request, the stored entries of its URL (and Location targets) go.
@@ -140,7 +140,7 @@ struct CacheExchange: Sendable {
         await store.touch(hit.metadata)
         store.recordHit()
         report?.source = source
-        return (rules.servedResponse(for: hit.metadata.storedResponse, now: cache.clock), HTTPBody(bytes))
+        return (rules.servedResponse(for: hit.metadata.storedResponse, now: cache.clock), bufferedBody(bytes))
     }
 
     private func canServeStaleOnError(_ hit: Hit) -> Bool {
@@ -167,14 +167,28 @@ struct CacheExchange: Sendable {
         guard storable, let selection = rules.varySelection(response: response, request: request) else {
             return (response, body)
         }
-        // The client buffers bodies before middlewares see them, so reading here costs no extra wait.
+        // The client buffers bodies before middlewares see them: take its bytes, or read the stream
+        // (another middleware's body), which costs no extra wait either.
         var bytes = Data()
-        if let body { bytes = try await Data(collecting: body, upTo: .max) }
+        if let body {
+            if let buffered = report?.bufferedBytes(of: body) {
+                bytes = buffered
+            } else {
+                bytes = try await Data(collecting: body, upTo: .max)
+            }
+        }
         _ = try? await store.store(
             key: key, varySelection: selection, status: response.status.code, headers: response.headerFields,
             body: bytes, requestTime: requestTime, responseTime: cache.clock
         )
-        return (response, HTTPBody(bytes))
+        return (response, bufferedBody(bytes))
+    }
+
+    /// A body over `bytes`, registered with the call's report so the client takes the bytes as they are.
+    private func bufferedBody(_ bytes: Data) -> HTTPBody {
+        let body = HTTPBody(bytes)
+        report?.setBuffered(body, bytes: bytes)
+        return body
     }
 
     /// Whether an error means the network could not deliver an answer (not a cancellation).
