@@ -17,6 +17,28 @@ import Testing
         #expect(request.path == "/users/a%2Fb%3Fc%23d%20e%25/friends")
     }
 
+    /// Every ASCII byte, escaped or kept exactly as RFC 3986 allows in a path segment and in a query value.
+    @Test func everyASCIIByteIsEscapedByTheRules() throws {
+        let unreserved = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+        let segmentKeeps = Set(unreserved + "!$&'()*+,;=:@")
+        let queryKeeps = Set(unreserved + "!$'()*,;:@/?")
+        let client = Client(baseURL: stubBaseURL, transport: StubTransport.answering(body: "{}"))
+        for byte in UInt8(1)...UInt8(127) {
+            let character = Character(Unicode.Scalar(byte))
+            let escaped = String(format: "%%%02X", byte)
+            let text = String(character) + "x"
+            let path = EndpointPath(stringInterpolation: {
+                var interpolation = EndpointPath.StringInterpolation(literalCapacity: 1, interpolationCount: 1)
+                interpolation.appendLiteral("/")
+                interpolation.appendInterpolation(text)
+                return interpolation
+            }())
+            #expect(path.encoded == "/" + (segmentKeeps.contains(character) ? String(character) : escaped) + "x", "byte \(byte)")
+            let query = try client.requestPath(for: TestEndpoint<JSON>(path: "/q", query: ["v": .string(text)]))
+            #expect(query == "/q?v=" + (queryKeeps.contains(character) ? String(character) : escaped) + "x", "byte \(byte)")
+        }
+    }
+
     @Test func dotSegmentsAreRejected() async throws {
         let (client, transport) = stubClient(body: "{}")
         await #expect(throws: CourierError.self) { try await client.send(TestEndpoint<JSON>(path: "/files/\("..")")) }

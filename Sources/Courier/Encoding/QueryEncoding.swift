@@ -57,8 +57,14 @@ private func formatNumber(_ number: Double) -> String {
 
 /// Percent-encodes query items into `a=1&b=two%20words` (also the form-urlencoded body format, with `%20`).
 func encodeQuery(_ items: [QueryItem]) -> String {
-    items.map { percentEscape($0.name, keeping: queryAllowed) + "=" + percentEscape($0.value, keeping: queryAllowed) }
-        .joined(separator: "&")
+    var query = ""
+    for (index, item) in items.enumerated() {
+        if index > 0 { query += "&" }
+        query += percentEscape(item.name, keeping: queryAllowed)
+        query += "="
+        query += percentEscape(item.value, keeping: queryAllowed)
+    }
+    return query
 }
 
 /// Parameters could not be turned into a query or body.

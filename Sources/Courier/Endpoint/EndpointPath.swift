@@ -71,21 +71,49 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
 }
 
 /// Bytes allowed unescaped in one path segment: unreserved plus `!$&'()*+,;=:@` (RFC 3986 pchar), without `/`.
-let pathSegmentAllowed: Set<UInt8> = unreservedBytes.union(Array("!$&'()*+,;=:@".utf8))
+let pathSegmentAllowed = ByteSet(unreservedCharacters + "!$&'()*+,;=:@")
 /// Bytes allowed unescaped in a query name or value: unreserved plus a few safe delimiters (no `&`, `=`, `+`, `#`).
-let queryAllowed: Set<UInt8> = unreservedBytes.union(Array("!$'()*,;:@/?".utf8))
+let queryAllowed = ByteSet(unreservedCharacters + "!$'()*,;:@/?")
 /// RFC 3986 unreserved characters: ALPHA DIGIT `-` `.` `_` `~`.
-let unreservedBytes: Set<UInt8> = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8))
+let unreservedCharacters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+
+/// A set of bytes as a 256-bit mask: every path and query byte of every call is looked up, and a
+/// `Set<UInt8>` hashes each one.
+struct ByteSet: Sendable {
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    /// The bytes of `characters`' UTF-8.
+    init(_ characters: String) {
+        for byte in characters.utf8 {
+            let bit = UInt64(1) << UInt64(byte & 63)
+            switch byte >> 6 {
+            case 0: words.0 |= bit
+            case 1: words.1 |= bit
+            case 2: words.2 |= bit
+            default: words.3 |= bit
+            }
+        }
+    }
+
+    /// Whether `byte` is in the set.
+    func contains(_ byte: UInt8) -> Bool {
+        let word = switch byte >> 6 {
+        case 0: words.0
+        case 1: words.1
+        case 2: words.2
+        default: words.3
+        }
+        return word >> UInt64(byte & 63) & 1 == 1
+    }
+}
 
 /// Percent-escapes the UTF-8 bytes of `text` not in `allowed`.
-func percentEscape(_ text: String, keeping allowed: Set<UInt8>) -> String {
-    var utf8 = text.utf8
-    if utf8.allSatisfy({ allowed.contains($0) }) { return text }
+func percentEscape(_ text: String, keeping allowed: ByteSet) -> String {
+    if text.utf8.allSatisfy({ allowed.contains($0) }) { return text }
     let hex = Array("0123456789ABCDEF".utf8)
     var out: [UInt8] = []
-    out.reserveCapacity(utf8.count * 3)
-    utf8 = text.utf8
-    for byte in utf8 {
+    out.reserveCapacity(text.utf8.count * 3)
+    for byte in text.utf8 {
         if allowed.contains(byte) {
             out.append(byte)
         } else {
