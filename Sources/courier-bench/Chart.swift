@@ -1,10 +1,26 @@
 import Foundation
 
+/// The chart of a whole run, titled with its date, machine and server.
+func svgChart(of report: RunReport) -> String {
+    svgChart(report.results, title: "Courier vs its raw transport: median wall time ratio (lower is better)", subtitle: runSummary(report))
+}
+
+/// Date, machine and server of a run, in one line.
+func runSummary(_ report: RunReport) -> String {
+    "\(report.date) · \(report.machine.cores) cores · Swift \(report.machine.swift) · \(report.machine.os) · \(report.server)"
+}
+
 /// A hand-written SVG bar chart: each Courier configuration's median wall time as a ratio to its raw
 /// transport, per scenario, with the 1.0 line and the 1.05 target marked.
 func svgChart(_ results: [SubjectResult], title: String, subtitle: String) -> String {
     let bars = results.compactMap { result in result.ratios.map { (result, $0.wall) } }
-    let labelWidth = 330.0
+    var previousScenario = ""
+    let labels = bars.map { result, _ in
+        defer { previousScenario = result.scenario }
+        return (result.scenario == previousScenario ? "" : result.scenarioTitle + " — ") + result.subject
+    }
+    // Wide enough for the longest label at about 6.6 px a character (12 px Helvetica).
+    let labelWidth = max(330, Double(labels.map(\.count).max() ?? 0) * 6.6 + 16)
     let plotWidth = 380.0
     let rowHeight = 24.0
     let top = 64.0
@@ -20,12 +36,9 @@ func svgChart(_ results: [SubjectResult], title: String, subtitle: String) -> St
         <text x="12" y="42" fill="#555">\(escape(subtitle))</text>
 
         """
-    var previousScenario = ""
-    for (index, (result, ratio)) in bars.enumerated() {
+    for (index, ((result, ratio), label)) in zip(bars, labels).enumerated() {
         let y = top + Double(index) * rowHeight
         let color = result.subject.contains("Cache") ? "#2e8b57" : result.subject.contains("URLSession") ? "#e07b39" : "#3b6fb6"
-        let label = (result.scenario == previousScenario ? "" : result.scenarioTitle + " — ") + result.subject
-        previousScenario = result.scenario
         let barEnd = x(ratio)
         svg += """
             <text x="\(Int(labelWidth - 8))" y="\(fmt(y + 16))" text-anchor="end">\(escape(label))</text>

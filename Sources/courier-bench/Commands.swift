@@ -89,16 +89,14 @@ struct Macro: AsyncParsableCommand {
         )
         let directory = try common.outputDirectory()
         try writeJSON(report, to: directory.appendingPathComponent("results.json"))
-        let subtitle = "\(report.date) · \(report.machine.cores) cores · Swift \(report.machine.swift) · \(report.machine.os) · \(server.kind)"
-        try svgChart(results, title: "Courier vs its raw transport: median wall time ratio (lower is better)", subtitle: subtitle)
-            .write(to: directory.appendingPathComponent("chart.svg"), atomically: true, encoding: .utf8)
+        try svgChart(of: report).write(to: directory.appendingPathComponent("chart.svg"), atomically: true, encoding: .utf8)
         var markdown = "Run \(report.date) · \(report.machine.cores) cores · Swift \(report.machine.swift) · \(report.machine.os) · server: \(server.kind) · `\(commandLine)`\n\n"
         markdown += markdownTable(results) + "\n"
         if let micro { markdown += "\n" + microMarkdown(micro) + "\n\n" + microLines.map { "- " + $0 }.joined(separator: "\n") + "\n" }
         markdown += "\nTargets:\n\n" + checks.map { "- \($0.met ? "✓" : "✗") \($0.target): \($0.measured)" }.joined(separator: "\n") + "\n"
         try markdown.write(to: directory.appendingPathComponent("results.md"), atomically: true, encoding: .utf8)
 
-        print("Courier benchmark · \(subtitle)")
+        print("Courier benchmark · \(runSummary(report))")
         print("medians of \(rounds) interleaved rounds; ×raw = median of per-round ratios to the raw transport in this run\n")
         print(consoleTable(results))
         if let micro {
@@ -178,5 +176,21 @@ struct Soak: AsyncParsableCommand {
             format: "growth after warm-up (sample 2 → last): %+.1f MB RSS, %+lld live allocations → %@",
             Double(report.growthAfterWarmupBytes) / 1_048_576, report.liveAllocationGrowthAfterWarmup, report.flat ? "FLAT" : "GROWING"
         ))
+    }
+}
+
+/// Redraws the chart of an earlier run from its `results.json`.
+struct RedrawChart: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "chart", abstract: "Redraw chart.svg from a run's results.json.")
+
+    @Argument(help: "The results.json a run wrote.")
+    var input: String
+
+    @Option(help: "Where to write the SVG.")
+    var output = "chart.svg"
+
+    func run() throws {
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: input)))
+        try svgChart(of: report).write(to: URL(fileURLWithPath: output), atomically: true, encoding: .utf8)
     }
 }
