@@ -131,7 +131,7 @@ public struct Client: Sendable {
             let data: Data
             if middlewares.isEmpty {
                 // No middleware needs a replayable body: keep the terminal's bytes as they are.
-                (head, data) = try await attempt(built.head, body: built.body, operationID: context.endpoint)
+                (head, data) = try await attempt(built.head, body: .bytes(built.body), operationID: context.endpoint)
             } else {
                 let requestBody = built.body.map { HTTPBody($0) }
                 let (chainHead, body) = try await runChain(built.head, body: requestBody, operationID: context.endpoint)
@@ -160,8 +160,7 @@ public struct Client: Sendable {
 
     /// The end of the chain: one attempt, its body handed back replayable (every middleware may read it).
     private func terminal(_ request: HTTPRequest, body: HTTPBody?, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        let bytes: Data? = if let body { try await Data(collecting: body, upTo: .max) } else { nil }
-        let (head, data) = try await attempt(request, body: bytes, operationID: operationID)
+        let (head, data) = try await attempt(request, body: .stream(body), operationID: operationID)
         let buffered = HTTPBody(data)
         RequestContext.current?.report.setBuffered(buffered, bytes: data)
         return (head, buffered)
@@ -170,25 +169,51 @@ public struct Client: Sendable {
     /// One attempt through the transport, its body read within the limit and the timeout.
     ///
     /// The body is buffered here so that the timeout covers the whole response, not only its head.
-    private func attempt(_ request: HTTPRequest, body: Data?, operationID: String) async throws -> (HTTPResponse, Data) {
+    private func attempt(_ request: HTTPRequest, body: OutgoingBody, operationID: String) async throws -> (HTTPResponse, Data) {
         let context = RequestContext.current
         context?.report.recordAttempt()
         do {
             // A transport that reads whole bodies within the context's deadline needs no timer here.
             if context != nil, let bufferingTransport {
-                return try await bufferingTransport.exchange(request, body: body, baseURL: baseURL, operationID: operationID)
+                return try await bufferingTransport.exchange(request, body: body.bytes(), baseURL: baseURL, operationID: operationID)
             }
             let limit = configuration.maximumBodySize
             let transport = self.transport
             let baseURL = self.baseURL
+            let stream = body.stream
             return try await withTimeout(context?.timeout ?? configuration.timeout) {
-                let (head, responseBody) = try await transport.send(request, body: body.map { HTTPBody($0) }, baseURL: baseURL, operationID: operationID)
+                let (head, responseBody) = try await transport.send(request, body: stream, baseURL: baseURL, operationID: operationID)
                 return (head, try await collectBody(responseBody, limit: limit))
             }
         } catch {
             var failure = CourierError.from(transportError: error)
             failure.request = RequestSummary(method: request.method, baseURL: baseURL, path: request.path, redaction: configuration.redaction)
             throw failure
+        }
+    }
+}
+
+/// A request body as the client holds it: the bytes it encoded, or the stream a middleware passed on.
+///
+/// Each kind of transport gets its own form without a round trip: a ``BufferingTransport`` the
+/// bytes, any other transport the stream (a middleware's streaming body stays a stream).
+private enum OutgoingBody: Sendable {
+    case bytes(Data?)
+    case stream(HTTPBody?)
+
+    /// The whole body in memory.
+    func bytes() async throws -> Data? {
+        switch self {
+        case .bytes(let data): data
+        case .stream(let body): if let body { try await Data(collecting: body, upTo: .max) } else { nil }
+        }
+    }
+
+    /// The body as an `HTTPBody`.
+    var stream: HTTPBody? {
+        switch self {
+        case .bytes(let data): data.map { HTTPBody($0) }
+        case .stream(let body): body
         }
     }
 }
