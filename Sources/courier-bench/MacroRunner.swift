@@ -3,6 +3,10 @@ import Foundation
 /// Runs every scenario: a warm-up pass per subject, then `rounds` measured rounds in which the
 /// subjects take turns, the order reversed every other round (A B C D, D C B A, …) so that drift in
 /// the machine's speed falls on all of them alike.
+///
+/// One-at-a-time scenarios take turns in blocks of ``interleavingBlock`` requests within a round
+/// (each subject's round is the sum of its blocks): on this shared machine the speed changes within
+/// a second, and a subject measured 200 ms after its baseline can see a different machine.
 func runMacro(_ scenarios: [Scenario], rounds: Int, warmup: Int, log: (String) -> Void) async throws -> [SubjectResult] {
     var results: [SubjectResult] = []
     for scenario in scenarios {
@@ -12,12 +16,19 @@ func runMacro(_ scenarios: [Scenario], rounds: Int, warmup: Int, log: (String) -
             try await scenario.run(subject, requests: max(1, min(scenario.requests, warmup)))
         }
         var samples = Array(repeating: [Sample](), count: scenario.subjects.count)
+        let indices = Array(scenario.subjects.indices)
         for round in 0..<rounds {
-            let order = Array(scenario.subjects.indices)
-            for index in round % 2 == 0 ? order : order.reversed() {
-                let subject = scenario.subjects[index]
-                samples[index].append(try await measure(requests: scenario.requests) { try await scenario.run(subject) })
+            // Concurrent scenarios keep whole rounds: splitting them would drain the 32 in flight at every block.
+            let block = scenario.width <= 1 ? interleavingBlock : scenario.requests
+            var sums = indices.map { _ in Sample(requests: 0, wallSeconds: 0, cpuSeconds: 0, allocations: 0, peakRSSBytes: 0) }
+            for (turn, start) in stride(from: 0, to: scenario.requests, by: block).enumerated() {
+                let range = start..<min(start + block, scenario.requests)
+                for index in (round + turn) % 2 == 0 ? indices : indices.reversed() {
+                    let subject = scenario.subjects[index]
+                    sums[index].add(try await measure(requests: range.count) { try await scenario.run(subject, range: range) })
+                }
             }
+            for index in indices { samples[index].append(sums[index]) }
         }
         var scenarioResults = zip(scenario.subjects, samples).map { SubjectResult(scenario: scenario, subject: $0, rounds: $1) }
         for index in scenarioResults.indices {
@@ -76,5 +87,8 @@ func macroTargets(_ results: [SubjectResult]) -> [TargetCheck] {
     }
     return checks
 }
+
+/// Requests per turn in one-at-a-time scenarios.
+let interleavingBlock = 100
 
 func format(_ value: Double, _ unit: String) -> String { String(format: "%.3f%@", value, unit) }

@@ -23,6 +23,15 @@ struct Sample: Codable, Sendable {
     var allocations: Double
     var peakRSSBytes: Int
 
+    /// Adds another block of the same round: times, requests and allocations sum, the RSS peak is the larger.
+    mutating func add(_ other: Sample) {
+        requests += other.requests
+        wallSeconds += other.wallSeconds
+        cpuSeconds += other.cpuSeconds
+        allocations += other.allocations
+        peakRSSBytes = max(peakRSSBytes, other.peakRSSBytes)
+    }
+
     var wallPerRequest: Double { wallSeconds / Double(requests) }
     var cpuPerRequest: Double { cpuSeconds / Double(requests) }
     var allocationsPerRequest: Double { allocations / Double(requests) }

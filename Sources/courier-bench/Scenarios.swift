@@ -10,12 +10,16 @@ struct Scenario: Sendable {
     var operation: @Sendable (Subject, Int) async throws -> Void
 
     func run(_ subject: Subject, requests count: Int? = nil) async throws {
-        let count = count ?? requests
+        try await run(subject, range: 0..<(count ?? requests))
+    }
+
+    /// Runs the operations numbered `range` (the number keeps URLs unique across blocks).
+    func run(_ subject: Subject, range: Range<Int>) async throws {
         let operation = self.operation
         if width <= 1 {
-            for index in 0..<count { try await operation(subject, index) }
+            for index in range { try await operation(subject, index) }
         } else {
-            try await runConcurrently(count: count, width: width) { index in try await operation(subject, index) }
+            try await runConcurrently(count: range.count, width: width) { index in try await operation(subject, range.lowerBound + index) }
         }
     }
 }
