@@ -2,7 +2,6 @@ import AsyncHTTPClient
 import Courier
 import Foundation
 import HTTPTypes
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import OpenAPIRuntime
@@ -58,16 +57,16 @@ public struct AsyncHTTPClientTransport: BufferingTransport {
         let head = try Self.makeResponse(response)
 
         // Whether the body task finished without suspending, and whether the timer fired: one box, one allocation.
-        let progress = NIOLockedValueBox((finished: false, timedOut: false))
+        let progress = Locked((finished: false, timedOut: false))
         let reading = Task.startingImmediately {
             let data = try await Self.collect(response, limit: limit)
-            progress.withLockedValue { $0.finished = true }
+            progress.withLock { $0.finished = true }
             return data
         }
         var timer: DeadlineTimer.Token?
-        if !progress.withLockedValue({ $0.finished }) {
+        if !progress.withLock({ $0.finished }) {
             timer = DeadlineTimer.shared.schedule(after: .nanoseconds(max(0, (deadline - .now()).nanoseconds))) {
-                progress.withLockedValue { $0.timedOut = true }
+                progress.withLock { $0.timedOut = true }
                 reading.cancel()
             }
         }
@@ -80,7 +79,7 @@ public struct AsyncHTTPClientTransport: BufferingTransport {
             }
             return (head, data)
         } catch {
-            if progress.withLockedValue({ $0.timedOut }) { throw CourierError(.timedOut, detail: "No complete response within \(timeout)") }
+            if progress.withLock({ $0.timedOut }) { throw CourierError(.timedOut, detail: "No complete response within \(timeout)") }
             throw AsyncHTTPClientTransport.map(error)
         }
     }
@@ -101,19 +100,15 @@ public struct AsyncHTTPClientTransport: BufferingTransport {
     private static func collect(_ response: HTTPClientResponse, limit: Int) async throws -> Data {
         var data = Data()
         if let announced = response.headers.first(name: "content-length").flatMap(Int.init), announced >= 0 {
-            guard announced <= limit else { throw tooLarge(limit) }
+            guard announced <= limit else { throw CourierError.bodyTooLarge(limit: limit, size: announced) }
             // A server's number sizes the buffer only up to 8 MiB: beyond that it grows as bytes arrive.
             data.reserveCapacity(min(announced, 8 << 20))
         }
         for try await chunk in response.body {
-            guard data.count + chunk.readableBytes <= limit else { throw tooLarge(limit) }
+            guard data.count + chunk.readableBytes <= limit else { throw CourierError.bodyTooLarge(limit: limit) }
             data.append(contentsOf: chunk.readableBytesView)
         }
         return data
-    }
-
-    private static func tooLarge(_ limit: Int) -> CourierError {
-        CourierError(.bodyTooLarge, detail: "The response body exceeds the limit of \(limit) bytes")
     }
 
     private static func makeResponse(_ response: HTTPClientResponse) throws -> HTTPResponse {

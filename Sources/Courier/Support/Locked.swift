@@ -11,9 +11,10 @@ import Musl
 /// One allocation holds both the value and the lock (`NSLock` on Linux costs several, and a call
 /// creates a few of these). Copies of a `Locked` share the same value, like a reference.
 /// `Synchronization.Mutex` would do, but it needs macOS 15 / iOS 18; Courier supports older systems.
+// @unchecked is sound: the value is only read or written between `lock()` and `unlock()` of the
+// primitive stored beside it, so no two threads touch it at once. The few non-Sendable values kept
+// in one (a URLSessionDataTask) are only handed out to call their own thread-safe API.
 package struct Locked<Value>: @unchecked Sendable {
-    // @unchecked is sound: the value is only read or written between `lock()` and `unlock()` of
-    // the primitive stored beside it, so no two threads touch it at once.
     private let storage: LockedStorage<Value>
 
     /// Wraps an initial value.

@@ -49,7 +49,7 @@ public struct URLSessionTransport: BufferingTransport {
         let (data, urlResponse) = try await perform(urlRequest, timeout: timeout)
         // URLSession buffers the whole body before handing it over; the limit still holds for the caller.
         if let limit = context?.maximumBodySize, data.count > limit {
-            throw CourierError(.bodyTooLarge, detail: "The response body (\(data.count) bytes) exceeds the limit of \(limit) bytes")
+            throw CourierError.bodyTooLarge(limit: limit, size: data.count)
         }
         return (try makeResponse(urlResponse), data)
     }
