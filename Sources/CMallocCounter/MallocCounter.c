@@ -66,8 +66,17 @@ uint64_t cmc_allocations(void) { return atomic_load_explicit(&allocations, memor
 uint64_t cmc_frees(void) { return atomic_load_explicit(&frees, memory_order_relaxed); }
 uint64_t cmc_allocated_bytes(void) { return atomic_load_explicit(&bytes, memory_order_relaxed); }
 
+int cmc_counting_works(void) {
+    uint64_t before = cmc_allocations();
+    // volatile: the compiler may otherwise drop a malloc/free pair whose result is unused.
+    void *volatile pointer = malloc(64);
+    free(pointer);
+    return cmc_allocations() > before;
+}
+
 #else
 uint64_t cmc_allocations(void) { return 0; }
 uint64_t cmc_frees(void) { return 0; }
 uint64_t cmc_allocated_bytes(void) { return 0; }
+int cmc_counting_works(void) { return 0; }
 #endif

@@ -47,19 +47,25 @@ public struct AsyncHTTPClientTransport: BufferingTransport {
         let context = RequestContext.current
         let timeout = context?.timeout ?? .seconds(60)
         let deadline = NIODeadline.now() + TimeAmount(timeout)
-        let limit = context?.maximumBodySize ?? .max
         let response: HTTPClientResponse
         do {
             response = try await client.execute(makeRequest(request, body: body, baseURL: baseURL), deadline: deadline, logger: nil)
         } catch {
             throw AsyncHTTPClientTransport.map(error)
         }
-        let head = try Self.makeResponse(response)
+        return try await Self.read(response, deadline: deadline, timeout: timeout, limit: context?.maximumBodySize ?? .max)
+    }
+
+    /// The head as an `HTTPResponse` and the whole body, read by `deadline` and within `limit` bytes.
+    package static func read(
+        _ response: HTTPClientResponse, deadline: NIODeadline, timeout: Duration, limit: Int
+    ) async throws -> (HTTPResponse, Data) {
+        let head = try makeResponse(response)
 
         // Whether the body task finished without suspending, and whether the timer fired: one box, one allocation.
         let progress = Locked((finished: false, timedOut: false))
         let reading = Task.startingImmediately {
-            let data = try await Self.collect(response, limit: limit)
+            let data = try await collect(response, limit: limit)
             progress.withLock { $0.finished = true }
             return data
         }
@@ -85,7 +91,7 @@ public struct AsyncHTTPClientTransport: BufferingTransport {
     }
 
     /// The AsyncHTTPClient request for an HTTP request relative to `baseURL`.
-    private func makeRequest(_ request: HTTPRequest, body: Data?, baseURL: URL) -> HTTPClientRequest {
+    package func makeRequest(_ request: HTTPRequest, body: Data?, baseURL: URL) -> HTTPClientRequest {
         var outgoing = HTTPClientRequest(url: baseURL.absoluteString(appendingRequestPath: request.path))
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         outgoing.headers.reserveCapacity(request.headerFields.count)

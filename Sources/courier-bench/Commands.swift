@@ -31,6 +31,9 @@ struct Macro: AsyncParsableCommand {
     @Option(help: "Run only these clients (comma-separated names as in the table, e.g. 'raw AHC,Courier/AHC'); for profiling one client.")
     var clients: String?
 
+    @Flag(help: "Also run 'raw AHC (control)': the raw AHC code again, compared with itself, to show the bench's own bias and noise.")
+    var control = false
+
     @Flag(help: "Skip the micro-benchmarks that otherwise follow the macro table.")
     var skipMicro = false
 
@@ -49,7 +52,7 @@ struct Macro: AsyncParsableCommand {
             try await subjects.checkCacheHits()
             let sizes = MacroSizes(
                 requests: requests, concurrency: concurrency, largeRequests: largeRequests, postRequests: postRequests,
-                cacheRequests: cacheRequests
+                cacheRequests: cacheRequests, control: control
             )
             let wanted = only.map { Set($0.split(separator: ",").map(String.init)) }
             let chosen = clients.map { Set($0.split(separator: ",").map(String.init)) }

@@ -64,6 +64,8 @@ func microCases(iterations: Int) throws -> [MicroCase] {
     )
     let timed = Client(baseURL: baseURL, transport: NoopTransport(body: empty))
     let large = Fixtures.large
+    let smallClient = Client(baseURL: baseURL, transport: NoopBufferingTransport(body: Fixtures.small))
+    let small = Fixtures.small
     let largeClient = Client(baseURL: baseURL, transport: NoopBufferingTransport(body: large))
     let decoder = JSONDecoder()
     let notFound = Client(
@@ -86,6 +88,13 @@ func microCases(iterations: Int) throws -> [MicroCase] {
         MicroCase(name: "call, no middleware, client-side timeout timer", iterations: iterations) {
             _ = try await timed.send(RawEndpoint())
         },
+        MicroCase(name: "small GET+decode: plain JSONDecoder", iterations: iterations) {
+            _ = try decoder.decode(SmallUser.self, from: small)
+        },
+        MicroCase(name: "small GET+decode: Courier call over no-op transport", iterations: iterations) {
+            counter &+= 1
+            _ = try await smallClient.send(SmallEndpoint(n: counter))
+        },
         MicroCase(name: "decode 1 MB: plain JSONDecoder", iterations: largeIterations) {
             _ = try decoder.decode([LargeItem].self, from: large)
         },
@@ -102,7 +111,7 @@ func microCases(iterations: Int) throws -> [MicroCase] {
                 guard (error as? CourierError)?.kind == .server else { throw BenchError("expected a server error, got \(error)") }
             }
         },
-    ]
+    ] + (try transportMicroCases(iterations: iterations))
 }
 
 /// Derived figures and target checks from the micro results.
@@ -117,11 +126,16 @@ func microTargets(_ results: [MicroResult]) -> (lines: [String], checks: [Target
         checks.append(TargetCheck(target: "chain of 5 no-op middlewares ≤ 1 µs", measured: String(format: "%.0f ns", nanoseconds), met: nanoseconds <= 1000))
         checks.append(TargetCheck(target: "chain of 5 no-op middlewares ≤ 5 allocations", measured: String(format: "%.1f", allocations), met: allocations <= 5))
     }
+    if let plain = find("small GET+decode: plain"), let courier = find("small GET+decode: Courier") {
+        lines.append(String(format: "Courier's pipeline around a small GET+decode: %+.0f ns CPU, %+.1f allocations per request",
+            courier.nanosecondsPerOperation - plain.nanosecondsPerOperation, courier.allocationsPerOperation - plain.allocationsPerOperation))
+    }
     if let plain = find("decode 1 MB: plain"), let courier = find("decode 1 MB: Courier") {
         let ratio = courier.nanosecondsPerOperation / plain.nanosecondsPerOperation
         lines.append(String(format: "1 MB decode through Courier: %.3f× plain JSONDecoder", ratio))
         checks.append(TargetCheck(target: "1 MB decode ≤ 1.05× JSONDecoder", measured: String(format: "%.3f×", ratio), met: ratio <= 1.05))
     }
+    lines += transportMicroLines(results)
     return (lines, checks)
 }
 

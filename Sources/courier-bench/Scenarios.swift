@@ -31,34 +31,36 @@ struct MacroSizes {
     var largeRequests: Int
     var postRequests: Int
     var cacheRequests: Int
+    /// Whether a second, identical raw AHC runs beside the first (an A/A check of the bench).
+    var control = false
 }
 
 func macroScenarios(_ subjects: Subjects, sizes: MacroSizes) -> [Scenario] {
     [
         Scenario(
             id: "sequential", title: "\(sizes.requests) sequential GET+decode (236 B)", requests: sizes.requests, width: 1,
-            subjects: subjects.all, operation: { subject, index in try await subject.getSmall(index) }
+            subjects: subjects.all(control: sizes.control), operation: { subject, index in try await subject.getSmall(index) }
         ),
         Scenario(
             id: "concurrent", title: "\(sizes.requests) GET+decode, \(sizes.concurrency) in flight", requests: sizes.requests,
-            width: sizes.concurrency, subjects: subjects.all, operation: { subject, index in try await subject.getSmall(index) }
+            width: sizes.concurrency, subjects: subjects.all(control: sizes.control), operation: { subject, index in try await subject.getSmall(index) }
         ),
         Scenario(
             id: "large", title: "GET+decode 1 MB JSON array (×\(sizes.largeRequests))", requests: sizes.largeRequests, width: 1,
-            subjects: subjects.all, operation: { subject, _ in try await subject.getLarge() }
+            subjects: subjects.all(control: sizes.control), operation: { subject, _ in try await subject.getLarge() }
         ),
         Scenario(
             id: "post", title: "POST JSON body (×\(sizes.postRequests))", requests: sizes.postRequests, width: 1,
-            subjects: subjects.all, operation: { subject, _ in try await subject.post() }
+            subjects: subjects.all(control: sizes.control), operation: { subject, _ in try await subject.post() }
         ),
         Scenario(
             id: "cache", title: "2 KB fresh cache hit vs network (×\(sizes.cacheRequests))", requests: sizes.cacheRequests, width: 1,
-            subjects: [subjects.rawAHC, subjects.courierCache], operation: { subject, _ in try await subject.getCached() }
+            subjects: [subjects.rawAHC] + (sizes.control ? [subjects.rawAHCControl] : []) + [subjects.courierCache], operation: { subject, _ in try await subject.getCached() }
         ),
         Scenario(
             id: "cache-bytes", title: "2 KB fresh cache hit vs network, bytes only (×\(sizes.cacheRequests))",
             requests: sizes.cacheRequests, width: 1,
-            subjects: [subjects.rawAHC, subjects.courierCache], operation: { subject, _ in try await subject.getCachedBytes() }
+            subjects: [subjects.rawAHC] + (sizes.control ? [subjects.rawAHCControl] : []) + [subjects.courierCache], operation: { subject, _ in try await subject.getCachedBytes() }
         ),
     ]
 }

@@ -105,6 +105,8 @@ struct Subjects {
     let http: HTTPClient
     let session: URLSession
     let rawAHC: Subject
+    /// The same raw AHC code under another name, compared with `raw AHC`: the bench's own bias and noise (`--control`).
+    let rawAHCControl: Subject
     let courierAHC: Subject
     let rawURLSession: Subject
     let courierURLSession: Subject
@@ -113,7 +115,10 @@ struct Subjects {
     let cacheClient: Client
     private let cacheDirectory: URL
 
-    var all: [Subject] { [rawAHC, courierAHC, rawURLSession, courierURLSession] }
+    /// The four clients, with the control subject after raw AHC when asked for.
+    func all(control: Bool) -> [Subject] {
+        (control ? [rawAHC, rawAHCControl] : [rawAHC]) + [courierAHC, rawURLSession, courierURLSession]
+    }
 
     init(baseURL: URL) throws {
         var configuration = HTTPClient.Configuration()
@@ -125,14 +130,8 @@ struct Subjects {
         let base = baseURL.absoluteString
 
         let ahc = RawAHC(client: http, base: base)
-        rawAHC = Subject(
-            name: "raw AHC", baseline: nil,
-            getSmall: { n in _ = try await ahc.get("/small.json?n=\(n)", as: SmallUser.self) },
-            getLarge: { _ = try await ahc.get(Fixtures.largePath, as: [LargeItem].self) },
-            post: { _ = try await ahc.post(Fixtures.postPath, Fixtures.note, as: PostAnswer.self) },
-            getCached: { _ = try await ahc.get(Fixtures.cachedPath, as: CachedFeed.self) },
-            getCachedBytes: { _ = try await ahc.bytes(Fixtures.cachedPath) }
-        )
+        rawAHC = Self.raw("raw AHC", baseline: nil, ahc)
+        rawAHCControl = Self.raw("raw AHC (control)", baseline: "raw AHC", ahc)
         let urls = RawURLSession(session: session, base: base)
         rawURLSession = Subject(
             name: "raw URLSession", baseline: nil,
@@ -157,6 +156,18 @@ struct Subjects {
         ) { $0.cachePolicy = .followHTTP }
         cacheClient = cached
         courierCache = Self.courier("Courier+HTTPCache hit", baseline: "raw AHC", cached)
+    }
+
+    /// Raw AsyncHTTPClient code as a subject (twice with `--control`: the same code under two names).
+    private static func raw(_ name: String, baseline: String?, _ ahc: RawAHC) -> Subject {
+        Subject(
+            name: name, baseline: baseline,
+            getSmall: { n in _ = try await ahc.get("/small.json?n=\(n)", as: SmallUser.self) },
+            getLarge: { _ = try await ahc.get(Fixtures.largePath, as: [LargeItem].self) },
+            post: { _ = try await ahc.post(Fixtures.postPath, Fixtures.note, as: PostAnswer.self) },
+            getCached: { _ = try await ahc.get(Fixtures.cachedPath, as: CachedFeed.self) },
+            getCachedBytes: { _ = try await ahc.bytes(Fixtures.cachedPath) }
+        )
     }
 
     private static func courier(_ name: String, baseline: String, _ client: Client) -> Subject {

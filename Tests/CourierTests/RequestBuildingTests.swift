@@ -61,6 +61,13 @@ import Testing
         #expect(request.headerFields[.contentType] == nil)
     }
 
+    @Test func queryNumbersAndBooleansAreWrittenExactly() async throws {
+        let query: Parameters = ["ids": [1, -2], "big": .int(9_007_199_254_740_993), "ratio": 2.5, "whole": 3.0, "flag": true, "off": false]
+        let (request, _) = try await sent(TestEndpoint<Empty>(query: query))
+        // Integers are never routed through Double (2^53 + 1 keeps its last digit); whole doubles drop ".0".
+        #expect(request.path == "/items?ids=1&ids=-2&big=9007199254740993&ratio=2.5&whole=3&flag=true&off=false")
+    }
+
     @Test(arguments: [HTTPRequest.Method.post, .put, .patch])
     func parametersGoToAJSONBodyForOtherMethods(method: HTTPRequest.Method) async throws {
         let (request, body) = try await sent(TestEndpoint<Empty>(method: method, parameters: ["title": "Hi", "count": 3]))

@@ -9,5 +9,7 @@ uint64_t cmc_allocations(void);
 uint64_t cmc_frees(void);
 /// Bytes requested by the counted allocations since start.
 uint64_t cmc_allocated_bytes(void);
+/// 1 when a malloc is counted (Linux/glibc), else 0.
+int cmc_counting_works(void);
 
 #endif

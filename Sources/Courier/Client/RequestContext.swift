@@ -41,7 +41,9 @@ public struct RequestContext: Sendable {
     }
 
     /// A shared, thread-safe record that middlewares write and the client reads after the chain returns.
-    public final class Report: Sendable {
+    ///
+    /// Copies share one record (it is a handle on a locked value: one allocation per call).
+    public struct Report: Sendable {
         private let state = Locked(State())
 
         struct State {
@@ -55,7 +57,7 @@ public struct RequestContext: Sendable {
         /// Where the response came from; the cache sets it.
         public var source: ResponseSource {
             get { state.withLock { $0.source } }
-            set { state.withLock { $0.source = newValue } }
+            nonmutating set { state.withLock { $0.source = newValue } }
         }
 
         /// How many times the transport was called.
@@ -76,7 +78,7 @@ public struct RequestContext: Sendable {
         /// The identity of the signed-in user (the cache partitions by it); the credentials middleware sets it.
         public var identity: String? {
             get { state.withLock { $0.identity } }
-            set { state.withLock { $0.identity = newValue } }
+            nonmutating set { state.withLock { $0.identity = newValue } }
         }
     }
 }

@@ -9,7 +9,8 @@ extension Parameters {
             return items
         case .dictionary(let pairs):
             var items: [QueryItem] = []
-            for (name, value) in pairs { flatten(value.json, name: name, into: &items) }
+            items.reserveCapacity(pairs.count)
+            for (name, value) in pairs { flatten(value, name: name, into: &items) }
             return items
         case .encodable(let value):
             if let convertible = value as? any QueryItemsConvertible { return convertible.queryItems }
@@ -33,6 +34,16 @@ extension Parameters {
         case .encodable(let value):
             return try encoder.encode(value)
         }
+    }
+}
+
+/// Adds the query items for one parameter value under `name` (scalars directly, without a JSON detour).
+private func flatten(_ value: ParameterValue, name: String, into items: inout [QueryItem]) {
+    switch value {
+    case .string(let text): items.append(QueryItem(name: name, value: text))
+    case .int(let number): items.append(QueryItem(name: name, value: String(number)))
+    case .array(let elements): for element in elements { flatten(element, name: name, into: &items) }
+    case .double, .bool, .null: flatten(value.json, name: name, into: &items)
     }
 }
 

@@ -24,7 +24,9 @@ extension Client {
         var body: Data?
         var contentType: String?
         do {
-            queryItems += try endpoint.query.queryItems(using: configuration.parameterEncoder)
+            let endpointQuery = try endpoint.query.queryItems(using: configuration.parameterEncoder)
+            // Most clients have no common query: take the endpoint's array instead of copying it.
+            if queryItems.isEmpty { queryItems = endpointQuery } else { queryItems += endpointQuery }
             if let explicit = endpoint.body {
                 (body, contentType) = try encode(explicit)
             }
