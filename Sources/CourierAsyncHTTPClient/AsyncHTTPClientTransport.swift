@@ -62,9 +62,11 @@ public struct AsyncHTTPClientTransport: BufferingTransport {
     ) async throws -> (HTTPResponse, Data) {
         let head = try makeResponse(response)
 
-        // Whether the body task finished without suspending, and whether the timer fired: one box, one allocation.
-        let progress = Locked((finished: false, timedOut: false))
+        // What the body task reads, whether it finished without suspending, and whether the timer
+        // fired: one box that the task's closure captures alone, so the closure needs no context of its own.
+        let progress = Locked(BodyProgress(response: response, limit: limit))
         let reading = Task.startingImmediately {
+            let (response, limit) = progress.withLock { ($0.response, $0.limit) }
             let data = try await collect(response, limit: limit)
             progress.withLock { $0.finished = true }
             return data
@@ -131,6 +133,14 @@ public struct AsyncHTTPClientTransport: BufferingTransport {
         }
         return HTTPResponse(status: .init(code: code), headerFields: fields)
     }
+}
+
+/// The body task's input and progress, shared with the caller and the timer.
+private struct BodyProgress {
+    let response: HTTPClientResponse
+    let limit: Int
+    var finished = false
+    var timedOut = false
 }
 
 extension TimeAmount {
