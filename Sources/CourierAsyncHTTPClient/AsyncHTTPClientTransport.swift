@@ -65,21 +65,23 @@ public struct AsyncHTTPClientTransport: BufferingTransport {
         // What the body task reads, whether it finished without suspending, and whether the timer
         // fired: one box that the task's closure captures alone, so the closure needs no context of its own.
         let progress = Locked(BodyProgress(response: response, limit: limit))
-        let reading = Task.startingImmediately {
+        // Detached: reading bytes needs none of the caller's task-local values, so none are copied.
+        let reading = Task.startingImmediately(detached: true) {
             let (response, limit) = progress.withLock { ($0.response, $0.limit) }
             let data = try await collect(response, limit: limit)
             progress.withLock { $0.finished = true }
             return data
         }
-        var timer: DeadlineTimer.Token?
-        if !progress.withLock({ $0.finished }) {
-            timer = DeadlineTimer.shared.schedule(after: .nanoseconds(max(0, (deadline - .now()).nanoseconds))) {
+        do {
+            // The common case: the body was already in memory and the task is done. There is
+            // nothing left to time out or cancel, and `value` does not suspend.
+            if progress.withLock({ $0.finished }) { return (head, try await reading.value) }
+
+            let timer = DeadlineTimer.shared.schedule(after: .nanoseconds(max(0, (deadline - .now()).nanoseconds))) {
                 progress.withLock { $0.timedOut = true }
                 reading.cancel()
             }
-        }
-        defer { timer?.cancel() }
-        do {
+            defer { timer.cancel() }
             let data = try await withTaskCancellationHandler {
                 try await reading.value
             } onCancel: {
