@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 
 extension Client {
-    /// Checks the status, runs the response validator, and decodes; every failure keeps its evidence.
-    func validateAndDecode<E: Endpoint>(_ endpoint: E, head: HTTPResponse, body: Data) throws(CourierError) -> E.Response {
+    /// Checks the status and runs the response validator; every failure keeps its evidence.
+    func validate(_ head: HTTPResponse, body: Data, endpoint: String) throws(CourierError) {
         guard head.status.kind == .successful else {
             let message = ServerMessage.extract(from: body, paths: configuration.errorMessagePaths)
             throw CourierError(
@@ -13,7 +13,7 @@ extension Client {
             )
         }
         if let validator = configuration.responseValidator,
-            let rejection = validator(ValidationInput(endpoint: endpoint.name, response: head, body: body))
+            let rejection = validator(ValidationInput(endpoint: endpoint, response: head, body: body))
         {
             let message = (rejection as? any LocalizedError)?.errorDescription
             throw CourierError(
@@ -22,22 +22,30 @@ extension Client {
                 underlying: rejection
             )
         }
-        do {
-            return try endpoint.decode(body, context: DecodingContext(decoder: configuration.decoder, response: head))
-        } catch let failure as EnvelopeFailure {
-            throw CourierError(
-                .envelope, detail: "The response envelope reported an error (code \(failure.code ?? "none"))",
-                serverMessage: failure.message, status: head.status, responseHeaders: head.headerFields, body: body,
-                underlying: failure
+    }
+
+    /// The error for a body the endpoint could not decode, with the response as evidence.
+    @usableFromInline
+    func decodingFailure(_ error: any Error, endpoint: String, response: ValidatedResponse) -> CourierError {
+        let head = response.head
+        var failure: CourierError
+        if let envelope = error as? EnvelopeFailure {
+            failure = CourierError(
+                .envelope, detail: "The response envelope reported an error (code \(envelope.code ?? "none"))",
+                serverMessage: envelope.message, status: head.status, responseHeaders: head.headerFields, body: response.body,
+                underlying: envelope
             )
-        } catch let error as CourierError {
-            throw error
-        } catch {
-            throw CourierError(
-                .decodingFailed, detail: "\(endpoint.name): \(describeDecodingFailure(error))",
-                status: head.status, responseHeaders: head.headerFields, body: body, underlying: error
+        } else if let error = error as? CourierError {
+            failure = error
+        } else {
+            failure = CourierError(
+                .decodingFailed, detail: "\(endpoint): \(describeDecodingFailure(error))",
+                status: head.status, responseHeaders: head.headerFields, body: response.body, underlying: error
             )
         }
+        failure.endpoint = failure.endpoint ?? endpoint
+        failure.request = failure.request ?? response.request
+        return failure
     }
 }
 

@@ -63,12 +63,14 @@ public struct Client: Sendable {
 
     /// Sends an endpoint and returns its decoded value.
     /// - Throws: ``CourierError`` for every failure, including cancellation.
+    @inlinable
     public func send<E: Endpoint>(_ endpoint: E, cachePolicy: CachePolicy? = nil) async throws(CourierError) -> E.Response {
         try await response(for: endpoint, cachePolicy: cachePolicy).value
     }
 
     /// Sends an endpoint and returns the decoded value with the response's status, headers, source and timing.
     /// - Throws: ``CourierError`` for every failure, including cancellation.
+    @inlinable
     public func response<E: Endpoint>(
         for endpoint: E,
         cachePolicy: CachePolicy? = nil
@@ -77,16 +79,41 @@ public struct Client: Sendable {
         return try await exchange(endpoint, policy: policy).response
     }
 
-    /// One full exchange: build, chain, validate, decode. Returns the raw body too (streams compare it).
+    /// One full exchange: the generic shell around ``run(_:policy:)``, which reads the endpoint and
+    /// decodes the body. Returns the raw body too (streams compare it).
+    @inlinable
     func exchange<E: Endpoint>(_ endpoint: E, policy: CachePolicy) async throws(CourierError) -> (response: Response<E.Response>, body: Data) {
+        let call = EndpointCall(endpoint)
+        let validated = try await run(call, policy: policy)
+        let value: E.Response
+        do {
+            value = try endpoint.decode(validated.body, context: DecodingContext(decoder: configuration.decoder, response: validated.head))
+        } catch {
+            throw decodingFailure(error, endpoint: call.name, response: validated)
+        }
+        let response = Response(
+            value: value,
+            head: validated.head,
+            request: validated.request,
+            source: validated.source,
+            duration: ContinuousClock.now - validated.started,
+            attempts: validated.attempts,
+            bodySize: validated.body.count
+        )
+        return (response, validated.body)
+    }
+
+    /// The non-generic core of a call: build, chain, transport, validate.
+    @usableFromInline
+    func run(_ call: EndpointCall, policy: CachePolicy) async throws(CourierError) -> ValidatedResponse {
         let started = ContinuousClock.now
-        let built = try buildRequest(for: endpoint)
+        let built = try buildRequest(for: call)
         let context = RequestContext(
-            endpoint: endpoint.name,
+            endpoint: call.name,
             cachePolicy: policy,
-            isIdempotent: endpoint.isIdempotent,
-            timeout: endpoint.timeout ?? configuration.timeout,
-            requiresAuthentication: endpoint.requiresAuthentication,
+            isIdempotent: call.isIdempotent,
+            timeout: call.timeout ?? configuration.timeout,
+            requiresAuthentication: call.requiresAuthentication,
             maximumBodySize: configuration.maximumBodySize
         )
         let summary = RequestSummary(
@@ -102,23 +129,16 @@ public struct Client: Sendable {
             } else {
                 outcome = try await perform(built, context: context)
             }
-            let (head, body) = (outcome.head, outcome.body)
             // A call cancelled while the last bytes arrived must not report a success later.
             if Task.isCancelled { throw CourierError(.cancelled, detail: "The call was cancelled") }
-            let value = try validateAndDecode(endpoint, head: head, body: body)
-            let response = Response(
-                value: value,
-                head: head,
-                request: summary,
-                source: outcome.source,
-                duration: ContinuousClock.now - started,
-                attempts: outcome.attempts,
-                bodySize: body.count
+            try validate(outcome.head, body: outcome.body, endpoint: call.name)
+            return ValidatedResponse(
+                head: outcome.head, body: outcome.body, request: summary, source: outcome.source, attempts: outcome.attempts,
+                started: started
             )
-            return (response, body)
         } catch {
             var failure = CourierError.from(transportError: error)
-            failure.endpoint = failure.endpoint ?? endpoint.name
+            failure.endpoint = failure.endpoint ?? call.name
             failure.request = failure.request ?? summary
             throw failure
         }

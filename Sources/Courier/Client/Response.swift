@@ -17,6 +17,21 @@ public struct Response<Value: Sendable>: Sendable {
     /// The size of the response body in bytes.
     public var bodySize: Int
 
+    /// Creates a response from its parts.
+    @usableFromInline
+    init(
+        value: Value, head: HTTPResponse, request: RequestSummary, source: ResponseSource, duration: Duration, attempts: Int,
+        bodySize: Int
+    ) {
+        self.value = value
+        self.head = head
+        self.request = request
+        self.source = source
+        self.duration = duration
+        self.attempts = attempts
+        self.bodySize = bodySize
+    }
+
     /// The HTTP status.
     public var status: HTTPResponse.Status { head.status }
     /// The response header fields.

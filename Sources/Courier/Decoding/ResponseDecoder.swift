@@ -36,6 +36,7 @@ public struct DecodingContext: Sendable {
     }
 
     /// Decodes a value with the client's decoder; an empty body fails with a clear message.
+    @inlinable
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         guard !data.isEmpty else { throw EmptyBodyError() }
         return try decoder.decode(type, from: data)
@@ -43,6 +44,8 @@ public struct DecodingContext: Sendable {
 }
 
 /// Thrown when a body was needed but the server sent none.
+@usableFromInline
 struct EmptyBodyError: Error, CustomStringConvertible {
-    var description: String { "the response body is empty, but a value was expected" }
+    @usableFromInline init() {}
+    @usableFromInline var description: String { "the response body is empty, but a value was expected" }
 }

@@ -12,7 +12,7 @@ extension Client {
     ///
     /// Order of precedence: the client's default headers, then the endpoint's (same name replaces);
     /// the client's common query items, then the endpoint's query and method-placed parameters.
-    func buildRequest(for endpoint: some Endpoint) throws(CourierError) -> BuiltRequest {
+    func buildRequest(for endpoint: EndpointCall) throws(CourierError) -> BuiltRequest {
         let path = endpoint.path
         if let problem = path.problem { throw invalid(endpoint, problem) }
         guard path.encoded.isEmpty || path.encoded.hasPrefix("/") else {
@@ -74,7 +74,7 @@ extension Client {
         }
     }
 
-    private func invalid(_ endpoint: some Endpoint, _ detail: String, underlying: (any Error)? = nil) -> CourierError {
+    private func invalid(_ endpoint: EndpointCall, _ detail: String, underlying: (any Error)? = nil) -> CourierError {
         var error = CourierError(.invalidRequest, detail: detail, underlying: underlying)
         error.endpoint = endpoint.name
         return error
@@ -84,6 +84,6 @@ extension Client {
 extension Client {
     /// The path and query an endpoint is sent to, relative to ``baseURL`` (for caches and tools).
     public func requestPath(for endpoint: some Endpoint) throws(CourierError) -> String {
-        try buildRequest(for: endpoint).head.path ?? "/"
+        try buildRequest(for: EndpointCall(endpoint)).head.path ?? "/"
     }
 }

@@ -72,7 +72,9 @@ extension Endpoint where Response: Decodable {
     /// Decodes the body with the client's decoder; `Data` gets the raw bytes and ``Empty`` ignores the body.
     ///
     /// One default with runtime checks rather than three constrained overloads, so that the compiler
-    /// can always infer `Response` (overloads make generic endpoints ambiguous).
+    /// can always infer `Response` (overloads make generic endpoints ambiguous). Inlinable, so in the
+    /// app's module the casts are resolved for the concrete type at compile time.
+    @inlinable
     public func decode(_ body: Data, context: DecodingContext) throws -> Response {
         if let raw = body as? Response { return raw }
         if let empty = Empty() as? Response { return empty }

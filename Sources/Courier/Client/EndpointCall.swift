@@ -1,0 +1,61 @@
+import Foundation
+import HTTPTypes
+
+/// What a call needs from an endpoint, read once: everything but decoding.
+///
+/// A call is split into a small generic shell (read these values, decode the body), which is
+/// `@inlinable` so an app's module specializes it for its own endpoint types, and a non-generic core
+/// (build, middleware chain, transport, validation) compiled once in Courier. Unspecialized generic
+/// code pays for every property read and value copy through witness tables and runtime metadata.
+@usableFromInline
+struct EndpointCall: Sendable {
+    @usableFromInline var name: String
+    @usableFromInline var method: HTTPRequest.Method
+    @usableFromInline var path: EndpointPath
+    @usableFromInline var query: Parameters
+    @usableFromInline var parameters: Parameters
+    @usableFromInline var body: RequestBody?
+    @usableFromInline var headers: HTTPFields
+    @usableFromInline var timeout: Duration?
+    @usableFromInline var isIdempotent: Bool
+    @usableFromInline var requiresAuthentication: Bool
+
+    /// Reads an endpoint's values.
+    @inlinable
+    init(_ endpoint: some Endpoint) {
+        name = endpoint.name
+        method = endpoint.method
+        path = endpoint.path
+        query = endpoint.query
+        parameters = endpoint.parameters
+        body = endpoint.body
+        headers = endpoint.headers
+        timeout = endpoint.timeout
+        isIdempotent = endpoint.isIdempotent
+        requiresAuthentication = endpoint.requiresAuthentication
+    }
+}
+
+/// The outcome of a call's non-generic core: a validated response, ready to decode.
+@usableFromInline
+struct ValidatedResponse: Sendable {
+    @usableFromInline var head: HTTPResponse
+    @usableFromInline var body: Data
+    @usableFromInline var request: RequestSummary
+    @usableFromInline var source: ResponseSource
+    @usableFromInline var attempts: Int
+    /// When the call began (the response's duration runs from here to the decoded value).
+    @usableFromInline var started: ContinuousClock.Instant
+
+    init(
+        head: HTTPResponse, body: Data, request: RequestSummary, source: ResponseSource, attempts: Int,
+        started: ContinuousClock.Instant
+    ) {
+        self.head = head
+        self.body = body
+        self.request = request
+        self.source = source
+        self.attempts = attempts
+        self.started = started
+    }
+}
