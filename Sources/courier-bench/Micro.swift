@@ -66,6 +66,8 @@ func microCases(iterations: Int) throws -> [MicroCase] {
     let large = Fixtures.large
     let smallClient = Client(baseURL: baseURL, transport: NoopBufferingTransport(body: Fixtures.small))
     let small = Fixtures.small
+    let postClient = Client(baseURL: baseURL, transport: NoopBufferingTransport(body: Fixtures.postAnswer))
+    let encoder = JSONEncoder()
     let largeClient = Client(baseURL: baseURL, transport: NoopBufferingTransport(body: large))
     let decoder = JSONDecoder()
     let notFound = Client(
@@ -94,6 +96,12 @@ func microCases(iterations: Int) throws -> [MicroCase] {
         MicroCase(name: "small GET+decode: Courier call over no-op transport", iterations: iterations) {
             counter &+= 1
             _ = try await smallClient.send(SmallEndpoint(n: counter))
+        },
+        MicroCase(name: "small POST: plain JSONEncoder + JSONDecoder", iterations: iterations) {
+            _ = try decoder.decode(PostAnswer.self, from: withExtendedLifetime(try encoder.encode(Fixtures.note)) { Fixtures.postAnswer })
+        },
+        MicroCase(name: "small POST: Courier call over no-op transport", iterations: iterations) {
+            _ = try await postClient.send(PostEndpoint())
         },
         MicroCase(name: "decode 1 MB: plain JSONDecoder", iterations: largeIterations) {
             _ = try decoder.decode([LargeItem].self, from: large)
@@ -128,6 +136,10 @@ func microTargets(_ results: [MicroResult]) -> (lines: [String], checks: [Target
     }
     if let plain = find("small GET+decode: plain"), let courier = find("small GET+decode: Courier") {
         lines.append(String(format: "Courier's pipeline around a small GET+decode: %+.0f ns CPU, %+.1f allocations per request",
+            courier.nanosecondsPerOperation - plain.nanosecondsPerOperation, courier.allocationsPerOperation - plain.allocationsPerOperation))
+    }
+    if let plain = find("small POST: plain"), let courier = find("small POST: Courier") {
+        lines.append(String(format: "Courier's pipeline around a small POST (encode + decode): %+.0f ns CPU, %+.1f allocations per request",
             courier.nanosecondsPerOperation - plain.nanosecondsPerOperation, courier.allocationsPerOperation - plain.allocationsPerOperation))
     }
     if let plain = find("decode 1 MB: plain"), let courier = find("decode 1 MB: Courier") {

@@ -142,7 +142,8 @@ public struct URLSessionTransport: BufferingTransport {
         for (key, value) in http.allHeaderFields {
             // Names that are not valid tokens are dropped rather than trusted or crashed on.
             guard let nameText = key as? String, let name = HTTPField.Name(nameText) else { continue }
-            fields.append(HTTPField(name: name, value: String(describing: value)))
+            // The values are strings; `String(describing:)` (a dynamic conformance search) is only the fallback.
+            fields.append(HTTPField(name: name, value: value as? String ?? String(describing: value)))
         }
         return HTTPResponse(status: .init(code: http.statusCode), headerFields: fields)
     }
