@@ -46,16 +46,4 @@ struct ValidatedResponse: Sendable {
     @usableFromInline var attempts: Int
     /// When the call began (the response's duration runs from here to the decoded value).
     @usableFromInline var started: ContinuousClock.Instant
-
-    init(
-        head: HTTPResponse, body: Data, request: RequestSummary, source: ResponseSource, attempts: Int,
-        started: ContinuousClock.Instant
-    ) {
-        self.head = head
-        self.body = body
-        self.request = request
-        self.source = source
-        self.attempts = attempts
-        self.started = started
-    }
 }
