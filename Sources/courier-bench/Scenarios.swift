@@ -36,31 +36,33 @@ struct MacroSizes {
 }
 
 func macroScenarios(_ subjects: Subjects, sizes: MacroSizes) -> [Scenario] {
-    [
+    let all = subjects.all(control: sizes.control)
+    let rawAHC = [subjects.rawAHC] + (sizes.control ? [subjects.rawAHCControl] : [])
+    return [
         Scenario(
             id: "sequential", title: "\(sizes.requests) sequential GET+decode (236 B)", requests: sizes.requests, width: 1,
-            subjects: subjects.all(control: sizes.control), operation: { subject, index in try await subject.getSmall(index) }
+            subjects: all, operation: { subject, index in try await subject.getSmall(index) }
         ),
         Scenario(
             id: "concurrent", title: "\(sizes.requests) GET+decode, \(sizes.concurrency) in flight", requests: sizes.requests,
-            width: sizes.concurrency, subjects: subjects.all(control: sizes.control), operation: { subject, index in try await subject.getSmall(index) }
+            width: sizes.concurrency, subjects: all, operation: { subject, index in try await subject.getSmall(index) }
         ),
         Scenario(
             id: "large", title: "GET+decode 1 MB JSON array (×\(sizes.largeRequests))", requests: sizes.largeRequests, width: 1,
-            subjects: subjects.all(control: sizes.control), operation: { subject, _ in try await subject.getLarge() }
+            subjects: all, operation: { subject, _ in try await subject.getLarge() }
         ),
         Scenario(
             id: "post", title: "POST JSON body (×\(sizes.postRequests))", requests: sizes.postRequests, width: 1,
-            subjects: subjects.all(control: sizes.control), operation: { subject, _ in try await subject.post() }
+            subjects: all, operation: { subject, _ in try await subject.post() }
         ),
         Scenario(
             id: "cache", title: "2 KB fresh cache hit vs network (×\(sizes.cacheRequests))", requests: sizes.cacheRequests, width: 1,
-            subjects: [subjects.rawAHC] + (sizes.control ? [subjects.rawAHCControl] : []) + [subjects.courierCache], operation: { subject, _ in try await subject.getCached() }
+            subjects: rawAHC + [subjects.courierCache], operation: { subject, _ in try await subject.getCached() }
         ),
         Scenario(
             id: "cache-bytes", title: "2 KB fresh cache hit vs network, bytes only (×\(sizes.cacheRequests))",
             requests: sizes.cacheRequests, width: 1,
-            subjects: [subjects.rawAHC] + (sizes.control ? [subjects.rawAHCControl] : []) + [subjects.courierCache], operation: { subject, _ in try await subject.getCachedBytes() }
+            subjects: rawAHC + [subjects.courierCache], operation: { subject, _ in try await subject.getCachedBytes() }
         ),
     ]
 }
