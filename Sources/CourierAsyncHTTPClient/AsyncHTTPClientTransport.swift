@@ -108,17 +108,10 @@ public struct AsyncHTTPClientTransport: BufferingTransport {
 
     /// Reads the body into one `Data` (one copy of each chunk), failing past `limit` bytes.
     private static func collect(_ response: HTTPClientResponse, limit: Int) async throws -> Data {
-        var data = Data()
-        if let announced = response.headers.first(name: "content-length").flatMap(Int.init), announced >= 0 {
-            guard announced <= limit else { throw CourierError.bodyTooLarge(limit: limit, size: announced) }
-            // A server's number sizes the buffer only up to 8 MiB: beyond that it grows as bytes arrive.
-            data.reserveCapacity(min(announced, 8 << 20))
-        }
-        for try await chunk in response.body {
-            guard data.count + chunk.readableBytes <= limit else { throw CourierError.bodyTooLarge(limit: limit) }
-            data.append(contentsOf: chunk.readableBytesView)
-        }
-        return data
+        let announced = response.headers.first(name: "content-length").flatMap(Int.init)
+        var accumulator = try BodyAccumulator(limit: limit, announcedLength: announced)
+        for try await chunk in response.body { try accumulator.append(chunk.readableBytesView) }
+        return accumulator.data
     }
 
     private static func makeResponse(_ response: HTTPClientResponse) throws -> HTTPResponse {

@@ -4,17 +4,35 @@ import OpenAPIRuntime
 /// Reads a whole body into memory, failing with ``CourierError/Kind/bodyTooLarge`` past `limit` bytes.
 func collectBody(_ body: HTTPBody?, limit: Int) async throws -> Data {
     guard let body else { return Data() }
-    var data = Data()
-    if case .known(let length) = body.length {
-        guard length <= limit else { throw CourierError.bodyTooLarge(limit: limit, size: Int(clamping: length)) }
-        // An announced length sizes the buffer only up to 8 MiB (a server's number is not trusted with memory).
-        data.reserveCapacity(Int(clamping: max(0, min(length, 8 << 20))))
+    let announced: Int? = if case .known(let length) = body.length { Int(clamping: length) } else { nil }
+    var accumulator = try BodyAccumulator(limit: limit, announcedLength: announced)
+    for try await chunk in body { try accumulator.append(chunk) }
+    return accumulator.data
+}
+
+/// A response body gathered into one `Data` within a size limit: the one place that applies the
+/// limit, for the client and for Courier's transports alike.
+package struct BodyAccumulator {
+    /// The bytes so far.
+    package private(set) var data = Data()
+    private let limit: Int
+
+    /// Starts a body; fails at once when the server announced more than `limit` bytes.
+    package init(limit: Int, announcedLength: Int?) throws(CourierError) {
+        self.limit = limit
+        if let announced = announcedLength, announced >= 0 {
+            guard announced <= limit else { throw .bodyTooLarge(limit: limit, size: announced) }
+            // A server's number sizes the buffer only up to 8 MiB (it is not trusted with memory):
+            // beyond that the buffer grows as bytes arrive.
+            data.reserveCapacity(min(announced, 8 << 20))
+        }
     }
-    for try await chunk in body {
-        guard data.count + chunk.count <= limit else { throw CourierError.bodyTooLarge(limit: limit) }
+
+    /// Adds one chunk (one copy), failing when the body would pass the limit.
+    package mutating func append(_ chunk: some Collection<UInt8>) throws(CourierError) {
+        guard data.count + chunk.count <= limit else { throw .bodyTooLarge(limit: limit) }
         data.append(contentsOf: chunk)
     }
-    return data
 }
 
 extension CourierError {

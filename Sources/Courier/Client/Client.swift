@@ -156,12 +156,8 @@ public struct Client: Sendable {
                 let requestBody = built.body.map { HTTPBody($0) }
                 let (chainHead, body) = try await runChain(built.head, body: requestBody, operationID: context.endpoint)
                 head = chainHead
-                // The terminal already buffered this body: take its bytes instead of collecting them again.
-                if let body, let buffered = context.report.bufferedBytes(of: body) {
-                    data = buffered
-                } else {
-                    data = try await collectBody(body, limit: configuration.maximumBodySize)
-                }
+                // The terminal already buffered this body: its bytes are taken instead of collected again.
+                data = try await context.report.bytes(of: body, limit: configuration.maximumBodySize)
             }
             return InFlightCalls.Outcome(head: head, body: data, source: context.report.source, attempts: context.report.attempts)
         }

@@ -75,6 +75,13 @@ public struct RequestContext: Sendable {
             state.withLock { state in state.buffered.flatMap { $0.body === body ? $0.bytes : nil } }
         }
 
+        /// The whole of `body`: the buffered bytes when it is the buffered body, else the stream read
+        /// (within `limit` bytes). A missing body is empty.
+        package func bytes(of body: HTTPBody?, limit: Int) async throws -> Data {
+            if let body, let buffered = bufferedBytes(of: body) { return buffered }
+            return try await collectBody(body, limit: limit)
+        }
+
         /// The identity of the signed-in user (the cache partitions by it); the credentials middleware sets it.
         public var identity: String? {
             get { state.withLock { $0.identity } }

@@ -169,13 +169,12 @@ struct CacheExchange: Sendable {
         }
         // The client buffers bodies before middlewares see them: take its bytes, or read the stream
         // (another middleware's body), which costs no extra wait either.
-        var bytes = Data()
-        if let body {
-            if let buffered = report?.bufferedBytes(of: body) {
-                bytes = buffered
-            } else {
-                bytes = try await Data(collecting: body, upTo: .max)
-            }
+        let bytes: Data = if let report {
+            try await report.bytes(of: body, limit: .max)
+        } else if let body {
+            try await Data(collecting: body, upTo: .max)
+        } else {
+            Data()
         }
         _ = try? await store.store(
             key: key, varySelection: selection, status: response.status.code, headers: response.headerFields,
