@@ -6,6 +6,9 @@ import NIOPosix
 
 extension AsyncHTTPClientTransport {
     /// Maps AsyncHTTPClient and SwiftNIO errors to ``CourierError`` kinds.
+    ///
+    /// Never inlined: it runs only on failure, and inlined it would widen every caller's async frame.
+    @inline(never)
     static func map(_ error: any Error) -> CourierError {
         if let error = error as? CourierError { return error }
         if error is CancellationError { return CourierError(.cancelled, detail: "The call was cancelled", underlying: error) }

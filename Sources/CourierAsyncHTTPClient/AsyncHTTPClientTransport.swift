@@ -44,16 +44,25 @@ public struct AsyncHTTPClientTransport: BufferingTransport {
     /// has already arrived (most small responses) is read without suspending, and then no timer is
     /// set and no other thread is woken.
     public func exchange(_ request: HTTPRequest, body: Data?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, Data) {
-        let context = RequestContext.current
-        let timeout = context?.timeout ?? .seconds(60)
-        let deadline = NIODeadline.now() + TimeAmount(timeout)
+        let call = prepare(request, body: body, baseURL: baseURL)
         let response: HTTPClientResponse
         do {
-            response = try await client.execute(makeRequest(request, body: body, baseURL: baseURL), deadline: deadline, logger: nil)
+            response = try await client.execute(call.request, deadline: call.deadline, logger: nil)
         } catch {
             throw AsyncHTTPClientTransport.map(error)
         }
-        return try await Self.read(response, deadline: deadline, timeout: timeout, limit: context?.maximumBodySize ?? .max)
+        return try await Self.read(response, deadline: call.deadline, timeout: call.timeout, limit: call.limit)
+    }
+
+    /// The outgoing request and the bounds the context sets for it.
+    ///
+    /// Not inlined into ``exchange(_:body:baseURL:operationID:)``: building the request's temporaries
+    /// then stay on the thread's stack instead of in the exchange's async frame.
+    @inline(never)
+    private func prepare(_ request: HTTPRequest, body: Data?, baseURL: URL) -> (request: HTTPClientRequest, deadline: NIODeadline, timeout: Duration, limit: Int) {
+        let context = RequestContext.current
+        let timeout = context?.timeout ?? .seconds(60)
+        return (makeRequest(request, body: body, baseURL: baseURL), NIODeadline.now() + TimeAmount(timeout), timeout, context?.maximumBodySize ?? .max)
     }
 
     /// The head as an `HTTPResponse` and the whole body, read by `deadline` and within `limit` bytes.

@@ -83,13 +83,21 @@ public struct Client: Sendable {
     /// decodes the body. Returns the raw body too (streams compare it).
     @inlinable
     func exchange<E: Endpoint>(_ endpoint: E, policy: CachePolicy) async throws(CourierError) -> (response: Response<E.Response>, body: Data) {
-        let call = EndpointCall(endpoint)
-        let validated = try await run(call, policy: policy)
+        let validated = try await run(EndpointCall(endpoint), policy: policy)
+        return try decode(validated, for: endpoint)
+    }
+
+    /// The endpoint's value from a validated response, with the response's metadata.
+    ///
+    /// Synchronous and not inlined into ``exchange(_:policy:)`` so that decoding's temporaries stay
+    /// on the thread's stack, not in the call's async frame.
+    @inlinable @inline(never)
+    func decode<E: Endpoint>(_ validated: ValidatedResponse, for endpoint: E) throws(CourierError) -> (response: Response<E.Response>, body: Data) {
         let value: E.Response
         do {
             value = try endpoint.decode(validated.body, context: DecodingContext(decoder: configuration.decoder, response: validated.head))
         } catch {
-            throw decodingFailure(error, endpoint: call.name, response: validated)
+            throw decodingFailure(error, endpoint: endpoint.name, response: validated)
         }
         let response = Response(
             value: value,
@@ -104,8 +112,33 @@ public struct Client: Sendable {
     }
 
     /// The non-generic core of a call: build, chain, transport, validate.
+    ///
+    /// The synchronous steps live in functions of their own that are not inlined here: an async
+    /// function keeps its locals in a frame on the task's allocator, and a call made in a new task
+    /// (the usual case in an app) pays for every slab that frame needs. Their temporaries stay on
+    /// the thread's stack instead.
     @usableFromInline
-    func run(_ call: EndpointCall, policy: CachePolicy) async throws(CourierError) -> ValidatedResponse {
+    func run(_ call: consuming EndpointCall, policy: CachePolicy) async throws(CourierError) -> ValidatedResponse {
+        let prepared = try prepare(call, policy: policy)
+        do {
+            return try finish(try await outcome(of: prepared), prepared)
+        } catch {
+            throw failure(error, prepared)
+        }
+    }
+
+    /// A call's request, context and evidence, ready to send.
+    private struct PreparedCall: Sendable {
+        var built: BuiltRequest
+        var context: RequestContext
+        var summary: RequestSummary
+        var policy: CachePolicy
+        var started: ContinuousClock.Instant
+    }
+
+    /// Builds the request and the context it runs in; a bad endpoint fails here, before any I/O.
+    @inline(never)
+    private func prepare(_ call: borrowing EndpointCall, policy: CachePolicy) throws(CourierError) -> PreparedCall {
         let started = ContinuousClock.now
         let built = try buildRequest(for: call)
         let context = RequestContext(
@@ -119,29 +152,50 @@ public struct Client: Sendable {
         let summary = RequestSummary(
             method: built.head.method, baseURL: baseURL, path: built.head.path, redaction: configuration.redaction
         )
-        do {
-            let outcome: InFlightCalls.Outcome
-            if built.head.method == .get, policy != .withoutCache, configuration.coalescesIdenticalRequests {
-                let key = InFlightCalls.Key(
-                    head: built.head, policy: policy, requiresAuthentication: context.requiresAuthentication, timeout: context.timeout
-                )
-                outcome = try await inFlight.run(key) { try await perform(built, context: context) }
-            } else {
-                outcome = try await perform(built, context: context)
-            }
-            // A call cancelled while the last bytes arrived must not report a success later.
-            if Task.isCancelled { throw CourierError(.cancelled, detail: "The call was cancelled") }
-            try validate(outcome.head, body: outcome.body, endpoint: call.name)
-            return ValidatedResponse(
-                head: outcome.head, body: outcome.body, request: summary, source: outcome.source, attempts: outcome.attempts,
-                started: started
-            )
-        } catch {
-            var failure = CourierError.from(transportError: error)
-            failure.endpoint = failure.endpoint ?? call.name
-            failure.request = failure.request ?? summary
-            throw failure
-        }
+        return PreparedCall(built: built, context: context, summary: summary, policy: policy, started: started)
+    }
+
+    /// Sends the call, or joins an identical GET already in flight when the client coalesces.
+    private func outcome(of call: PreparedCall) async throws -> InFlightCalls.Outcome {
+        guard let key = coalescingKey(call) else { return try await perform(call.built, context: call.context) }
+        return try await joinOrPerform(call, key: key)
+    }
+
+    /// The shared outcome of identical GETs: a function of its own so the plain path's frame stays small.
+    @inline(never)
+    private func joinOrPerform(_ call: PreparedCall, key: InFlightCalls.Key) async throws -> InFlightCalls.Outcome {
+        try await inFlight.run(key) { try await perform(call.built, context: call.context) }
+    }
+
+    /// The key identical GETs share, or nil when this call must not be coalesced.
+    @inline(never)
+    private func coalescingKey(_ call: PreparedCall) -> InFlightCalls.Key? {
+        let head = call.built.head
+        guard head.method == .get, call.policy != .withoutCache, configuration.coalescesIdenticalRequests else { return nil }
+        return InFlightCalls.Key(
+            head: head, policy: call.policy, requiresAuthentication: call.context.requiresAuthentication, timeout: call.context.timeout
+        )
+    }
+
+    /// The response checked: not cancelled meanwhile, an acceptable status, accepted by the validator.
+    @inline(never)
+    private func finish(_ outcome: InFlightCalls.Outcome, _ call: PreparedCall) throws(CourierError) -> ValidatedResponse {
+        // A call cancelled while the last bytes arrived must not report a success later.
+        if Task.isCancelled { throw CourierError(.cancelled, detail: "The call was cancelled") }
+        try validate(outcome.head, body: outcome.body, endpoint: call.context.endpoint)
+        return ValidatedResponse(
+            head: outcome.head, body: outcome.body, request: call.summary, source: outcome.source, attempts: outcome.attempts,
+            started: call.started
+        )
+    }
+
+    /// Any failure as a ``CourierError`` naming the endpoint and the request.
+    @inline(never)
+    private func failure(_ error: any Error, _ call: PreparedCall) -> CourierError {
+        var failure = CourierError.from(transportError: error)
+        failure.endpoint = failure.endpoint ?? call.context.endpoint
+        failure.request = failure.request ?? call.summary
+        return failure
     }
 
     /// Runs the middleware chain and reads the body, with the request context set.
@@ -193,19 +247,29 @@ public struct Client: Sendable {
             if context != nil, let bufferingTransport {
                 return try await bufferingTransport.exchange(request, body: body.bytes(), baseURL: baseURL, operationID: operationID)
             }
-            let limit = configuration.maximumBodySize
-            let transport = self.transport
-            let baseURL = self.baseURL
-            let stream = body.stream
-            return try await withTimeout(context?.timeout ?? configuration.timeout) {
-                let (head, responseBody) = try await transport.send(request, body: stream, baseURL: baseURL, operationID: operationID)
-                return (head, try await collectBody(responseBody, limit: limit))
-            }
+            return try await sendWithinTimeout(request, body: body.stream, operationID: operationID, timeout: context?.timeout)
         } catch {
-            var failure = CourierError.from(transportError: error)
-            failure.request = RequestSummary(method: request.method, baseURL: baseURL, path: request.path, redaction: configuration.redaction)
-            throw failure
+            throw attemptFailure(error, request: request)
         }
+    }
+
+    /// A plain transport's response with its body read, both within the timeout.
+    private func sendWithinTimeout(_ request: HTTPRequest, body: HTTPBody?, operationID: String, timeout: Duration?) async throws -> (HTTPResponse, Data) {
+        let limit = configuration.maximumBodySize
+        let transport = self.transport
+        let baseURL = self.baseURL
+        return try await withTimeout(timeout ?? configuration.timeout) {
+            let (head, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
+            return (head, try await collectBody(responseBody, limit: limit))
+        }
+    }
+
+    /// A failed attempt as a ``CourierError`` with the request as sent (a middleware may have changed it).
+    @inline(never)
+    private func attemptFailure(_ error: any Error, request: HTTPRequest) -> CourierError {
+        var failure = CourierError.from(transportError: error)
+        failure.request = RequestSummary(method: request.method, baseURL: baseURL, path: request.path, redaction: configuration.redaction)
+        return failure
     }
 }
 

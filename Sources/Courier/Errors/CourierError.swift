@@ -57,23 +57,77 @@ public struct CourierError: Error, Sendable {
     }
 
     /// The precise reason.
-    public var kind: Kind
+    public var kind: Kind {
+        get { fields.kind }
+        set { fields.kind = newValue }
+    }
     /// A technical detail for logs and developers (never shown to users as is).
-    public var detail: String
+    public var detail: String {
+        get { fields.detail }
+        set { fields.detail = newValue }
+    }
     /// The message the server put in its body, when it sent one.
-    public var serverMessage: String?
+    public var serverMessage: String? {
+        get { fields.serverMessage }
+        set { fields.serverMessage = newValue }
+    }
     /// The endpoint's name (its operation id), when the error happened inside a call.
-    public var endpoint: String?
+    public var endpoint: String? {
+        get { fields.endpoint }
+        set { fields.endpoint = newValue }
+    }
     /// The request as sent: method and URL with secrets redacted.
-    public var request: RequestSummary?
+    public var request: RequestSummary? {
+        get { fields.request }
+        set { fields.request = newValue }
+    }
     /// The HTTP status, when a response arrived.
-    public var status: HTTPResponse.Status?
+    public var status: HTTPResponse.Status? {
+        get { fields.status }
+        set { fields.status = newValue }
+    }
     /// The response header fields, when a response arrived.
-    public var responseHeaders: HTTPFields?
+    public var responseHeaders: HTTPFields? {
+        get { fields.responseHeaders }
+        set { fields.responseHeaders = newValue }
+    }
     /// The first bytes of the response body (at most ``snippetLimit``), as lossy UTF-8.
-    public var bodySnippet: String?
+    public var bodySnippet: String? {
+        get { fields.bodySnippet }
+        set { fields.bodySnippet = newValue }
+    }
     /// The error that caused this one, if any.
-    public var underlying: (any Error)?
+    public var underlying: (any Error)? {
+        get { fields.underlying }
+        set { fields.underlying = newValue }
+    }
+
+    /// The evidence, boxed: `throws(CourierError)` reserves room for the error in every caller's
+    /// async frame, and a pointer there instead of ~190 bytes keeps the success path's frames small.
+    /// The box is immutable; a change makes a new one (errors change a few times, on the failure path).
+    private var box: Box
+
+    private var fields: Fields {
+        get { box.fields }
+        set { box = Box(newValue) }
+    }
+
+    private struct Fields: Sendable {
+        var kind: Kind
+        var detail: String
+        var serverMessage: String?
+        var endpoint: String?
+        var request: RequestSummary?
+        var status: HTTPResponse.Status?
+        var responseHeaders: HTTPFields?
+        var bodySnippet: String?
+        var underlying: (any Error)?
+    }
+
+    private final class Box: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
 
     /// How many bytes of a body an error keeps as evidence.
     public static let snippetLimit = 1024
@@ -88,13 +142,10 @@ public struct CourierError: Error, Sendable {
         body: Data? = nil,
         underlying: (any Error)? = nil
     ) {
-        self.kind = kind
-        self.detail = detail
-        self.serverMessage = serverMessage
-        self.status = status
-        self.responseHeaders = responseHeaders
-        self.bodySnippet = body.map(Self.snippet(of:))
-        self.underlying = underlying
+        box = Box(Fields(
+            kind: kind, detail: detail, serverMessage: serverMessage, status: status, responseHeaders: responseHeaders,
+            bodySnippet: body.map(Self.snippet(of:)), underlying: underlying
+        ))
     }
 
     /// The family a UI switches on.
