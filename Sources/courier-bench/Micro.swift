@@ -97,6 +97,16 @@ func microCases(iterations: Int) throws -> [MicroCase] {
             counter &+= 1
             _ = try await smallClient.send(SmallEndpoint(n: counter))
         },
+        // Apps start most calls in a task of their own (a view's `.task`, a button's `Task {}`); a new
+        // task's async frames come from fresh task-allocator slabs, which a loop in one task reuses.
+        MicroCase(name: "small GET+decode in a new task: plain JSONDecoder", iterations: iterations) {
+            _ = try await Task.startingImmediately { try decoder.decode(SmallUser.self, from: small) }.value
+        },
+        MicroCase(name: "small GET+decode in a new task: Courier call", iterations: iterations) {
+            counter &+= 1
+            let n = counter
+            _ = try await Task.startingImmediately { try await smallClient.send(SmallEndpoint(n: n)) }.value
+        },
         MicroCase(name: "small POST: plain JSONEncoder + JSONDecoder", iterations: iterations) {
             _ = try decoder.decode(PostAnswer.self, from: withExtendedLifetime(try encoder.encode(Fixtures.note)) { Fixtures.postAnswer })
         },
@@ -136,6 +146,10 @@ func microTargets(_ results: [MicroResult]) -> (lines: [String], checks: [Target
     }
     if let plain = find("small GET+decode: plain"), let courier = find("small GET+decode: Courier") {
         lines.append(String(format: "Courier's pipeline around a small GET+decode: %+.0f ns CPU, %+.1f allocations per request",
+            courier.nanosecondsPerOperation - plain.nanosecondsPerOperation, courier.allocationsPerOperation - plain.allocationsPerOperation))
+    }
+    if let plain = find("small GET+decode in a new task: plain"), let courier = find("small GET+decode in a new task: Courier") {
+        lines.append(String(format: "Courier's pipeline around a small GET+decode, each call in a new task: %+.0f ns CPU, %+.1f allocations per request",
             courier.nanosecondsPerOperation - plain.nanosecondsPerOperation, courier.allocationsPerOperation - plain.allocationsPerOperation))
     }
     if let plain = find("small POST: plain"), let courier = find("small POST: Courier") {
