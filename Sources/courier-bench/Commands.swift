@@ -34,6 +34,9 @@ struct Macro: AsyncParsableCommand {
     @Flag(help: "Also run 'raw AHC (control)': the raw AHC code again, compared with itself, to show the bench's own bias and noise.")
     var control = false
 
+    @Flag(help: "Also run partial Courier stacks in the small-GET scenarios ('AHC + Courier body read', 'AHC transport alone', 'URLSession transport alone'): where the overhead comes from.")
+    var breakdown = false
+
     @Flag(help: "Skip the micro-benchmarks that otherwise follow the macro table.")
     var skipMicro = false
 
@@ -52,7 +55,7 @@ struct Macro: AsyncParsableCommand {
             try await subjects.checkCacheHits()
             let sizes = MacroSizes(
                 requests: requests, concurrency: concurrency, largeRequests: largeRequests, postRequests: postRequests,
-                cacheRequests: cacheRequests, control: control
+                cacheRequests: cacheRequests, control: control, breakdown: breakdown
             )
             let wanted = only.map { Set($0.split(separator: ",").map(String.init)) }
             let chosen = clients.map { Set($0.split(separator: ",").map(String.init)) }

@@ -33,19 +33,22 @@ struct MacroSizes {
     var cacheRequests: Int
     /// Whether a second, identical raw AHC runs beside the first (an A/A check of the bench).
     var control = false
+    /// Whether the small-GET scenarios also run the partial Courier stacks of ``Breakdown``.
+    var breakdown = false
 }
 
 func macroScenarios(_ subjects: Subjects, sizes: MacroSizes) -> [Scenario] {
     let all = subjects.all(control: sizes.control)
+    let smallGET = subjects.all(control: sizes.control, breakdown: sizes.breakdown)
     let rawAHC = [subjects.rawAHC] + (sizes.control ? [subjects.rawAHCControl] : [])
     return [
         Scenario(
             id: "sequential", title: "\(sizes.requests) sequential GET+decode (236 B)", requests: sizes.requests, width: 1,
-            subjects: all, operation: { subject, index in try await subject.getSmall(index) }
+            subjects: smallGET, operation: { subject, index in try await subject.getSmall(index) }
         ),
         Scenario(
             id: "concurrent", title: "\(sizes.requests) GET+decode, \(sizes.concurrency) in flight", requests: sizes.requests,
-            width: sizes.concurrency, subjects: all, operation: { subject, index in try await subject.getSmall(index) }
+            width: sizes.concurrency, subjects: smallGET, operation: { subject, index in try await subject.getSmall(index) }
         ),
         Scenario(
             id: "large", title: "GET+decode 1 MB JSON array (×\(sizes.largeRequests))", requests: sizes.largeRequests, width: 1,

@@ -113,11 +113,20 @@ struct Subjects {
     /// Courier over AHC with HTTPCache (`.followHTTP`, on-disk store): every GET of the cached path is a fresh hit.
     let courierCache: Subject
     let cacheClient: Client
+    /// Partial Courier stacks between each raw transport and Courier over it (`--breakdown`).
+    let breakdown: Breakdown
     private let cacheDirectory: URL
 
     /// The four clients, with the control subject after raw AHC when asked for.
     func all(control: Bool) -> [Subject] {
-        (control ? [rawAHC, rawAHCControl] : [rawAHC]) + [courierAHC, rawURLSession, courierURLSession]
+        all(control: control, breakdown: false)
+    }
+
+    /// The four clients; with `breakdown`, each raw transport is followed by the partial stacks on it.
+    func all(control: Bool, breakdown withBreakdown: Bool) -> [Subject] {
+        let ahcParts = withBreakdown ? [breakdown.bodyRead, breakdown.ahcTransport] : []
+        let urlSessionParts = withBreakdown ? [breakdown.urlSessionTransport] : []
+        return (control ? [rawAHC, rawAHCControl] : [rawAHC]) + ahcParts + [courierAHC, rawURLSession] + urlSessionParts + [courierURLSession]
     }
 
     init(baseURL: URL) throws {
@@ -155,6 +164,7 @@ struct Subjects {
             baseURL: baseURL, transport: AsyncHTTPClientTransport(client: http), middlewares: [HTTPCache(store: store)]
         ) { $0.cachePolicy = .followHTTP }
         cacheClient = cached
+        breakdown = Breakdown(http: http, session: session, baseURL: baseURL)
         courierCache = Self.courier("Courier+HTTPCache hit", baseline: "raw AHC", cached)
     }
 
