@@ -23,9 +23,18 @@ struct Breakdown {
     let urlSessionTransport: Subject
 
     init(http: HTTPClient, session: URLSession, baseURL: URL) {
+        bodyRead = Self.bodyRead(http: http, baseURL: baseURL)
+        ahcTransport = Self.transportAlone("AHC transport alone", baseline: "raw AHC", AsyncHTTPClientTransport(client: http), baseURL)
+        urlSessionTransport = Self.transportAlone(
+            "URLSession transport alone", baseline: "raw URLSession", URLSessionTransport(session: session), baseURL
+        )
+    }
+
+    /// Raw AsyncHTTPClient code whose response is read by the AHC transport's own step.
+    static func bodyRead(http: HTTPClient, baseURL: URL) -> Subject {
         let base = baseURL.absoluteString
         let decoder = JSONDecoder()
-        bodyRead = Self.subject("AHC + Courier body read", baseline: "raw AHC") { n in
+        return subject("AHC + Courier body read", baseline: "raw AHC") { n in
             var request = HTTPClientRequest(url: base + "/small.json?n=\(n)")
             request.headers.add(name: "Accept", value: "application/json")
             let deadline = NIODeadline.now() + .seconds(60)
@@ -33,14 +42,10 @@ struct Breakdown {
             let (_, data) = try await AsyncHTTPClientTransport.read(response, deadline: deadline, timeout: .seconds(60), limit: 16 << 20)
             _ = try decoder.decode(SmallUser.self, from: data)
         }
-        ahcTransport = Self.transportAlone("AHC transport alone", baseline: "raw AHC", AsyncHTTPClientTransport(client: http), baseURL)
-        urlSessionTransport = Self.transportAlone(
-            "URLSession transport alone", baseline: "raw URLSession", URLSessionTransport(session: session), baseURL
-        )
     }
 
     /// A transport's `exchange` with what a ``Client`` would give it: an `HTTPRequest` and a context.
-    private static func transportAlone(_ name: String, baseline: String, _ transport: some BufferingTransport, _ baseURL: URL) -> Subject {
+    static func transportAlone(_ name: String, baseline: String, _ transport: some BufferingTransport, _ baseURL: URL) -> Subject {
         let decoder = JSONDecoder()
         return subject(name, baseline: baseline) { n in
             let context = RequestContext(endpoint: "SmallEndpoint", cachePolicy: .withoutCache, isIdempotent: true, timeout: .seconds(60))

@@ -38,9 +38,12 @@ func svgChart(_ results: [SubjectResult], title: String, subtitle: String) -> St
         """
     for (index, ((result, ratio), label)) in zip(bars, labels).enumerated() {
         let y = top + Double(index) * rowHeight
-        // Grey for the control (raw AHC against itself: the bench's own noise), green for the cache, orange for URLSession.
+        // Grey for the control (raw AHC against itself: the bench's own noise), green for the cache, orange for
+        // URLSession, blue for AsyncHTTPClient; the partial stacks of `--breakdown` in a lighter shade.
+        let isPart = result.subject.contains("alone") || result.subject.contains("body read")
         let color = result.subject.contains("(control)") ? "#999999"
-            : result.subject.contains("Cache") ? "#2e8b57" : result.subject.contains("URLSession") ? "#e07b39" : "#3b6fb6"
+            : result.subject.contains("Cache") ? "#2e8b57"
+            : result.subject.contains("URLSession") ? (isPart ? "#f2b68c" : "#e07b39") : (isPart ? "#a3bde3" : "#3b6fb6")
         let barEnd = x(ratio)
         svg += """
             <text x="\(Int(labelWidth - 8))" y="\(fmt(y + 16))" text-anchor="end">\(escape(label))</text>

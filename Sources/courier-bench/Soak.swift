@@ -47,6 +47,9 @@ func runSoak(
     case "courier-noop-1s-timeout": send = { n in _ = try await noopShortTimeout.send(SmallEndpoint(n: n)) }
     case "courier-coalescing": send = { n in _ = try await coalescing.send(SmallEndpoint(n: n)) }
     case "courier-noop": send = { n in _ = try await noop.send(SmallEndpoint(n: n)) }
+    case "ahc-body-read": send = Breakdown.bodyRead(http: http, baseURL: server.baseURL).getSmall
+    case "ahc-transport":
+        send = Breakdown.transportAlone("AHC transport alone", baseline: "raw AHC", AsyncHTTPClientTransport(client: http), server.baseURL).getSmall
     default: send = { n in _ = try await client.send(SmallEndpoint(n: n)) }
     }
     var samples: [SoakSample] = []
