@@ -28,7 +28,7 @@ extension Client {
     @usableFromInline
     func decodingFailure(_ error: any Error, endpoint: String, response: ValidatedResponse) -> CourierError {
         let head = response.head
-        var failure: CourierError
+        let failure: CourierError
         if let envelope = error as? EnvelopeFailure {
             failure = CourierError(
                 .envelope, detail: "The response envelope reported an error (code \(envelope.code ?? "none"))",
@@ -43,9 +43,7 @@ extension Client {
                 status: head.status, responseHeaders: head.headerFields, body: response.body, underlying: error
             )
         }
-        failure.endpoint = failure.endpoint ?? endpoint
-        failure.request = failure.request ?? response.request
-        return failure
+        return failure.filling(endpoint: endpoint, request: response.request)
     }
 }
 

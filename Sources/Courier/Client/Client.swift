@@ -192,10 +192,7 @@ public struct Client: Sendable {
     /// Any failure as a ``CourierError`` naming the endpoint and the request.
     @inline(never)
     private func failure(_ error: any Error, _ call: PreparedCall) -> CourierError {
-        var failure = CourierError.from(transportError: error)
-        failure.endpoint = failure.endpoint ?? call.context.endpoint
-        failure.request = failure.request ?? call.summary
-        return failure
+        CourierError.from(transportError: error).filling(endpoint: call.context.endpoint, request: call.summary)
     }
 
     /// Runs the middleware chain and reads the body, with the request context set.

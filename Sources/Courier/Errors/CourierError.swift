@@ -129,6 +129,18 @@ public struct CourierError: Error, Sendable {
         init(_ fields: Fields) { self.fields = fields }
     }
 
+    /// This error with the call's endpoint and request where it has none, in one new box (setting
+    /// the two properties one by one would copy the evidence twice).
+    func filling(endpoint: String, request: RequestSummary) -> CourierError {
+        guard fields.endpoint == nil || fields.request == nil else { return self }
+        var filled = self
+        var copy = fields
+        copy.endpoint = copy.endpoint ?? endpoint
+        copy.request = copy.request ?? request
+        filled.box = Box(copy)
+        return filled
+    }
+
     /// How many bytes of a body an error keeps as evidence.
     public static let snippetLimit = 1024
 
