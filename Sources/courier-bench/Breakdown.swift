@@ -24,7 +24,7 @@ struct Breakdown {
 
     init(http: HTTPClient, session: URLSession, baseURL: URL) {
         bodyRead = Self.bodyRead(http: http, baseURL: baseURL)
-        ahcTransport = Self.transportAlone("AHC transport alone", baseline: "raw AHC", AsyncHTTPClientTransport(client: http), baseURL)
+        ahcTransport = Self.ahcTransport(http: http, baseURL: baseURL)
         urlSessionTransport = Self.transportAlone(
             "URLSession transport alone", baseline: "raw URLSession", URLSessionTransport(session: session), baseURL
         )
@@ -44,8 +44,13 @@ struct Breakdown {
         }
     }
 
+    /// Courier's AsyncHTTPClient transport called directly, without a ``Client``.
+    static func ahcTransport(http: HTTPClient, baseURL: URL) -> Subject {
+        transportAlone("AHC transport alone", baseline: "raw AHC", AsyncHTTPClientTransport(client: http), baseURL)
+    }
+
     /// A transport's `exchange` with what a ``Client`` would give it: an `HTTPRequest` and a context.
-    static func transportAlone(_ name: String, baseline: String, _ transport: some BufferingTransport, _ baseURL: URL) -> Subject {
+    private static func transportAlone(_ name: String, baseline: String, _ transport: some BufferingTransport, _ baseURL: URL) -> Subject {
         let decoder = JSONDecoder()
         return subject(name, baseline: baseline) { n in
             let context = RequestContext(endpoint: "SmallEndpoint", cachePolicy: .withoutCache, isIdempotent: true, timeout: .seconds(60))

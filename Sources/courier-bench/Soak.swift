@@ -48,8 +48,7 @@ func runSoak(
     case "courier-coalescing": send = { n in _ = try await coalescing.send(SmallEndpoint(n: n)) }
     case "courier-noop": send = { n in _ = try await noop.send(SmallEndpoint(n: n)) }
     case "ahc-body-read": send = Breakdown.bodyRead(http: http, baseURL: server.baseURL).getSmall
-    case "ahc-transport":
-        send = Breakdown.transportAlone("AHC transport alone", baseline: "raw AHC", AsyncHTTPClientTransport(client: http), server.baseURL).getSmall
+    case "ahc-transport": send = Breakdown.ahcTransport(http: http, baseURL: server.baseURL).getSmall
     default: send = { n in _ = try await client.send(SmallEndpoint(n: n)) }
     }
     var samples: [SoakSample] = []

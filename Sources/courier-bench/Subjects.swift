@@ -117,13 +117,9 @@ struct Subjects {
     let breakdown: Breakdown
     private let cacheDirectory: URL
 
-    /// The four clients, with the control subject after raw AHC when asked for.
-    func all(control: Bool) -> [Subject] {
-        all(control: control, breakdown: false)
-    }
-
-    /// The four clients; with `breakdown`, each raw transport is followed by the partial stacks on it.
-    func all(control: Bool, breakdown withBreakdown: Bool) -> [Subject] {
+    /// The four clients, with the control subject after raw AHC when asked for; with `breakdown`, each
+    /// raw transport is followed by the partial stacks on it.
+    func all(control: Bool, breakdown withBreakdown: Bool = false) -> [Subject] {
         let ahcParts = withBreakdown ? [breakdown.bodyRead, breakdown.ahcTransport] : []
         let urlSessionParts = withBreakdown ? [breakdown.urlSessionTransport] : []
         return (control ? [rawAHC, rawAHCControl] : [rawAHC]) + ahcParts + [courierAHC, rawURLSession] + urlSessionParts + [courierURLSession]
