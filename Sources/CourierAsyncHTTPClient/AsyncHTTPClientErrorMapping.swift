@@ -31,7 +31,7 @@ extension AsyncHTTPClientTransport {
         }
         if let error = error as? IOError {
             let kind = CourierError.kind(forErrno: error.errnoCode) ?? .transport
-            return CourierError(kind, detail: "Socket error: \(error)", underlying: error)
+            return CourierError(kind, detail: "Socket error: \(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))", underlying: error)
         }
         if let error = error as? ChannelError {
             switch error {

@@ -17,7 +17,8 @@ public struct AsyncHTTPClientTransport: BufferingTransport {
     /// The client requests run on.
     public let client: HTTPClient
 
-    /// Creates a transport over an `HTTPClient` you own (and shut down).
+    /// Creates a transport over an `HTTPClient` you own (and shut down); create it with
+    /// ``recommendedConfiguration``, or at least without following redirects.
     public init(client: HTTPClient) {
         self.client = client
     }
@@ -27,14 +28,20 @@ public struct AsyncHTTPClientTransport: BufferingTransport {
         self.init(client: Self.sharedClient)
     }
 
-    /// A process-wide client tuned for Courier: a failed connect fails at once (retries are a
-    /// middleware's job, and offline must be reported fast), 10 s connect timeout.
-    public static let sharedClient: HTTPClient = {
+    /// A process-wide client with ``recommendedConfiguration``.
+    public static let sharedClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: recommendedConfiguration)
+
+    /// The configuration Courier expects of an `HTTPClient`: redirects are not followed (the
+    /// ``Client`` follows them, so credentials never reach another origin and the cache sees each
+    /// hop), a failed connect fails at once (retries are a middleware's job, and offline must be
+    /// reported fast), 10 s connect timeout. Start from it when you create your own client.
+    public static var recommendedConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout.connect = .seconds(10)
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }()
+        return configuration
+    }
 
     /// Sends one request and returns the response with its whole body.
     ///
@@ -47,11 +54,37 @@ public struct AsyncHTTPClientTransport: BufferingTransport {
         let call = prepare(request, body: body, baseURL: baseURL)
         let response: HTTPClientResponse
         do {
-            response = try await client.execute(call.request, deadline: call.deadline, logger: nil)
+            response = try await execute(call.request, deadline: call.deadline, idempotent: Self.isIdempotent(request.method))
         } catch {
             throw AsyncHTTPClientTransport.map(error)
         }
         return try await Self.read(response, deadline: call.deadline, timeout: call.timeout, limit: call.limit)
+    }
+
+    /// The response head. A pooled connection the server closed just as the request went out gave
+    /// no answer at all, so an idempotent request is sent once more, on a new connection (not a retry).
+    private func execute(_ request: HTTPClientRequest, deadline: NIODeadline, idempotent: Bool) async throws -> HTTPClientResponse {
+        do {
+            return try await client.execute(request, deadline: deadline, logger: nil)
+        } catch where idempotent && Self.isClosedBeforeAnswering(error) && !Task.isCancelled {
+            return try await client.execute(request, deadline: deadline, logger: nil)
+        }
+    }
+
+    /// Whether a request failed because its connection closed before any answer came.
+    static func isClosedBeforeAnswering(_ error: any Error) -> Bool {
+        switch error {
+        case let error as HTTPClientError: error == .remoteConnectionClosed
+        case let error as ChannelError: error == .ioOnClosedChannel || error == .eof || error == .outputClosed
+        case let error as IOError: error.errnoCode == ECONNRESET || error.errnoCode == EPIPE
+        case let error as HTTPParserError: error == .invalidEOFState
+        default: false
+        }
+    }
+
+    /// Methods that may be sent twice (RFC 9110 §9.2.2).
+    static func isIdempotent(_ method: HTTPRequest.Method) -> Bool {
+        [.get, .head, .put, .delete, .options, .trace].contains(method)
     }
 
     /// The outgoing request and the bounds the context sets for it.

@@ -26,7 +26,7 @@ struct Breakdown {
         bodyRead = Self.bodyRead(http: http, baseURL: baseURL)
         ahcTransport = Self.ahcTransport(http: http, baseURL: baseURL)
         urlSessionTransport = Self.transportAlone(
-            "URLSession transport alone", baseline: "raw URLSession", URLSessionTransport(session: session), baseURL
+            "URLSession transport alone", baseline: "raw URLSession", URLSessionTransport(), baseURL
         )
     }
 

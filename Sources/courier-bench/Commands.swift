@@ -37,6 +37,9 @@ struct Macro: AsyncParsableCommand {
     @Flag(help: "Also run partial Courier stacks in the small-GET scenarios ('AHC + Courier body read', 'AHC transport alone', 'URLSession transport alone'): where the overhead comes from.")
     var breakdown = false
 
+    @Flag(help: "Also run 'Courier/AHC + telemetry (no-op)' in the small-GET scenarios: both telemetry middlewares with the default no-op backends.")
+    var telemetry = false
+
     @Flag(help: "Skip the micro-benchmarks that otherwise follow the macro table.")
     var skipMicro = false
 
@@ -55,7 +58,7 @@ struct Macro: AsyncParsableCommand {
             try await subjects.checkCacheHits()
             let sizes = MacroSizes(
                 requests: requests, concurrency: concurrency, largeRequests: largeRequests, postRequests: postRequests,
-                cacheRequests: cacheRequests, control: control, breakdown: breakdown
+                cacheRequests: cacheRequests, control: control, breakdown: breakdown, telemetry: telemetry
             )
             let wanted = only.map { Set($0.split(separator: ",").map(String.init)) }
             let chosen = clients.map { Set($0.split(separator: ",").map(String.init)) }

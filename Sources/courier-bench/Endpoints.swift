@@ -7,7 +7,7 @@ struct SmallEndpoint: Endpoint {
     typealias Response = SmallUser
     var n: Int
     var path: EndpointPath { "/small.json" }
-    var query: Parameters { ["n": .int(n)] }
+    var query: Parameters { ["n": n] }
 }
 
 struct LargeEndpoint: Endpoint {

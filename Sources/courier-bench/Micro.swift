@@ -66,6 +66,10 @@ func microCases(iterations: Int) throws -> [MicroCase] {
     let large = Fixtures.large
     let smallClient = Client(baseURL: baseURL, transport: NoopBufferingTransport(body: Fixtures.small))
     let small = Fixtures.small
+    let telemetryClient = Client(
+        baseURL: baseURL, transport: NoopBufferingTransport(body: Fixtures.small),
+        middlewares: [TelemetryMiddleware(), AttemptTelemetryMiddleware()]
+    )
     let postClient = Client(baseURL: baseURL, transport: NoopBufferingTransport(body: Fixtures.postAnswer))
     let encoder = JSONEncoder()
     let largeClient = Client(baseURL: baseURL, transport: NoopBufferingTransport(body: large))
@@ -96,6 +100,10 @@ func microCases(iterations: Int) throws -> [MicroCase] {
         MicroCase(name: "small GET+decode: Courier call over no-op transport", iterations: iterations) {
             counter &+= 1
             _ = try await smallClient.send(SmallEndpoint(n: counter))
+        },
+        MicroCase(name: "small GET+decode: Courier call with telemetry middlewares (no-op backends)", iterations: iterations) {
+            counter &+= 1
+            _ = try await telemetryClient.send(SmallEndpoint(n: counter))
         },
         // Apps start most calls in a task of their own (a view's `.task`, a button's `Task {}`); a new
         // task's async frames come from fresh task-allocator slabs, which a loop in one task reuses.

@@ -35,11 +35,13 @@ struct MacroSizes {
     var control = false
     /// Whether the small-GET scenarios also run the partial Courier stacks of ``Breakdown``.
     var breakdown = false
+    /// Whether the small-GET scenarios also run Courier with the telemetry middlewares (no-op backends).
+    var telemetry = false
 }
 
 func macroScenarios(_ subjects: Subjects, sizes: MacroSizes) -> [Scenario] {
     let all = subjects.all(control: sizes.control)
-    let smallGET = subjects.all(control: sizes.control, breakdown: sizes.breakdown)
+    let smallGET = subjects.all(control: sizes.control, breakdown: sizes.breakdown, telemetry: sizes.telemetry)
     let rawAHC = [subjects.rawAHC] + (sizes.control ? [subjects.rawAHCControl] : [])
     return [
         Scenario(

@@ -108,6 +108,8 @@ struct Subjects {
     /// The same raw AHC code under another name, compared with `raw AHC`: the bench's own bias and noise (`--control`).
     let rawAHCControl: Subject
     let courierAHC: Subject
+    /// Courier over AHC with both telemetry middlewares and the default no-op backends (`--telemetry`).
+    let courierAHCTelemetry: Subject
     let rawURLSession: Subject
     let courierURLSession: Subject
     /// Courier over AHC with HTTPCache (`.followHTTP`, on-disk store): every GET of the cached path is a fresh hit.
@@ -119,17 +121,18 @@ struct Subjects {
 
     /// The four clients, with the control subject after raw AHC when asked for; with `breakdown`, each
     /// raw transport is followed by the partial stacks on it.
-    func all(control: Bool, breakdown withBreakdown: Bool = false) -> [Subject] {
+    func all(control: Bool, breakdown withBreakdown: Bool = false, telemetry: Bool = false) -> [Subject] {
         let ahcParts = withBreakdown ? [breakdown.bodyRead, breakdown.ahcTransport] : []
         let urlSessionParts = withBreakdown ? [breakdown.urlSessionTransport] : []
-        return (control ? [rawAHC, rawAHCControl] : [rawAHC]) + ahcParts + [courierAHC, rawURLSession] + urlSessionParts + [courierURLSession]
+        let courier = telemetry ? [courierAHC, courierAHCTelemetry] : [courierAHC]
+        return (control ? [rawAHC, rawAHCControl] : [rawAHC]) + ahcParts + courier + [rawURLSession] + urlSessionParts + [courierURLSession]
     }
 
     init(baseURL: URL) throws {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.retryConnectionEstablishment = false
         let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        let session = URLSessionTransport.makeDefaultSession()
+        let session = URLSession(configuration: URLSessionTransport.defaultConfiguration())
         self.http = http
         self.session = session
         let base = baseURL.absoluteString
@@ -149,8 +152,15 @@ struct Subjects {
         courierAHC = Self.courier(
             "Courier/AHC", baseline: "raw AHC", Client(baseURL: baseURL, transport: AsyncHTTPClientTransport(client: http))
         )
+        courierAHCTelemetry = Self.courier(
+            "Courier/AHC + telemetry (no-op)", baseline: "raw AHC",
+            Client(
+                baseURL: baseURL, transport: AsyncHTTPClientTransport(client: http),
+                middlewares: [TelemetryMiddleware(), AttemptTelemetryMiddleware()]
+            )
+        )
         courierURLSession = Self.courier(
-            "Courier/URLSession", baseline: "raw URLSession", Client(baseURL: baseURL, transport: URLSessionTransport(session: session))
+            "Courier/URLSession", baseline: "raw URLSession", Client(baseURL: baseURL, transport: URLSessionTransport())
         )
 
         cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-cache-\(getpid())")

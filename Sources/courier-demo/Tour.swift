@@ -29,14 +29,18 @@ struct Tour {
             Narrator.say("↻ refreshed the access token once (single flight)")
             return .bearer(tokens.token, identity: "\(tokens.userId)", refreshToken: tokens.refreshToken)
         }
+        let report = TelemetryReport()
         let client = Client(
             baseURL: baseURL,
             transport: AsyncHTTPClientTransport(),
             middlewares: [
-                try TimingLogMiddleware(fileURL: timingLog), cache, RetryMiddleware(), refresh,
-                CredentialsMiddleware(provider: credentials),
+                TelemetryMiddleware(), try TimingLogMiddleware(fileURL: timingLog), cache, RetryMiddleware(), refresh,
+                CredentialsMiddleware(provider: credentials), AttemptTelemetryMiddleware(),
             ]
-        ) { $0.timeout = .seconds(10) }
+        ) {
+            $0.timeout = .seconds(10)
+            $0.telemetry = report.telemetry
+        }
 
         try await signIn(client, credentials)
         try await friends(client)
@@ -49,6 +53,10 @@ struct Tour {
         try await retry(client)
         try await tokenRefresh(client, authClient)
         try printTimings(timingLog)
+        Narrator.step(12, "Metrics the tour recorded, in Prometheus text format (swift-metrics → swift-prometheus)")
+        report.printMetrics()
+        Narrator.step(13, "The spans of the retried call (step 9): one call span, a child span per network attempt")
+        report.printSpans(of: "/flaky")
         print("\nTour complete.")
     }
 
@@ -202,7 +210,7 @@ struct RefreshToken: Endpoint {
     var refreshToken: String
     var method: HTTPRequest.Method { .post }
     var path: EndpointPath { "/token/refresh" }
-    var parameters: Parameters { ["refreshToken": .string(refreshToken)] }
+    var parameters: Parameters { ["refreshToken": refreshToken] }
     var requiresAuthentication: Bool { false }
 }
 

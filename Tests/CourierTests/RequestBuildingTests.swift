@@ -34,9 +34,36 @@ import Testing
                 return interpolation
             }())
             #expect(path.encoded == "/" + (segmentKeeps.contains(character) ? String(character) : escaped) + "x", "byte \(byte)")
-            let query = try client.requestPath(for: TestEndpoint<JSON>(path: "/q", query: ["v": .string(text)]))
+            let query = try client.requestPath(for: TestEndpoint<JSON>(path: "/q", query: ["v": text]))
             #expect(query == "/q?v=" + (queryKeeps.contains(character) ? String(character) : escaped) + "x", "byte \(byte)")
         }
+    }
+
+    /// The seeds' designs write `["threadId": threadId, "members": members]`: variables of the
+    /// common types go into a literal as they are, and a nil optional is left out.
+    @Test func variablesOfTheCommonTypesGoStraightIntoALiteral() async throws {
+        let (client, transport) = stubClient(body: "{}")
+        let limit = 20
+        let name: String? = nil
+        let tags = ["a", "b"]
+        let id = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+        let site = try #require(URL(string: "https://example.com/x"))
+        let since = Date(timeIntervalSince1970: 0)
+        let filter = ["city": "Paris"]
+        let query: Parameters = [
+            "limit": limit, "name": name, "tags": tags, "id": id, "site": site, "since": since, "filter": filter,
+            "ratio": 0.5, "on": true,
+        ]
+        let path = try client.requestPath(for: TestEndpoint<JSON>(path: "/q", query: query))
+        #expect(path == "/q?limit=20&tags=a&tags=b&id=E621E1F8-C36C-495A-93FC-0C247A3E6E5F&site=https://example.com/x"
+            + "&since=1970-01-01T00:00:00Z&filter%5Bcity%5D=Paris&ratio=0.5&on=true")
+
+        _ = try await client.send(TestEndpoint<JSON>(method: .post, path: "/q", parameters: query))
+        let body = try JSON(data: try #require(transport.requests.last?.body))
+        #expect(body["limit"]?.int == 20)
+        #expect(body["name"] == .null)
+        #expect(body["filter"]?["city"]?.string == "Paris")
+        #expect(body[path: "tags.1"]?.string == "b")
     }
 
     @Test func dotSegmentsAreRejected() async throws {
@@ -62,7 +89,7 @@ import Testing
     }
 
     @Test func queryNumbersAndBooleansAreWrittenExactly() async throws {
-        let query: Parameters = ["ids": [1, -2], "big": .int(9_007_199_254_740_993), "ratio": 2.5, "whole": 3.0, "flag": true, "off": false]
+        let query: Parameters = ["ids": [1, -2], "big": 9_007_199_254_740_993, "ratio": 2.5, "whole": 3.0, "flag": true, "off": false]
         let (request, _) = try await sent(TestEndpoint<Empty>(query: query))
         // Integers are never routed through Double (2^53 + 1 keeps its last digit); whole doubles drop ".0".
         #expect(request.path == "/items?ids=1&ids=-2&big=9007199254740993&ratio=2.5&whole=3&flag=true&off=false")
@@ -142,7 +169,7 @@ import Testing
         let json = try JSON(data: body)
         #expect(json[path: "changes.title"]?.string == "New")
         #expect(json[path: "changes"]?.object?.keys.contains("readOnly") == false)
-        #expect(ThreadRequest.delete(threadID: "x").name == "ThreadRequest.delete")
+        #expect(ThreadRequest.delete(threadID: "x").operationName == "ThreadRequest.delete")
     }
 
     @Test func redactionHidesSecretsInURLsAndHeaders() {
@@ -170,9 +197,9 @@ import Testing
             typealias Response = JSON
             var path: EndpointPath { "/" }
         }
-        #expect(FriendsEndpoints.List(userID: 1).name == "FriendsEndpoints.List")
-        #expect(ThreadRequest.loadMissed(threadID: "t", since: Date(), limit: 1).name == "ThreadRequest.loadMissed")
-        #expect(Local().name == "EndpointNameTests.Local")
+        #expect(FriendsEndpoints.List(userID: 1).operationName == "FriendsEndpoints.List")
+        #expect(ThreadRequest.loadMissed(threadID: "t", since: Date(), limit: 1).operationName == "ThreadRequest.loadMissed")
+        #expect(Local().operationName == "EndpointNameTests.Local")
     }
 
     /// The type part is cached per type; the case part must still follow each value.
@@ -184,9 +211,32 @@ import Testing
             case rename(String)
             var path: EndpointPath { "/" }
         }
-        #expect(Account.profile.name == "EndpointNameTests.Account.profile")
-        #expect(Account.avatar(size: 64).name == "EndpointNameTests.Account.avatar")
-        #expect(Account.rename("(x)").name == "EndpointNameTests.Account.rename")
-        #expect(Account.profile.name == "EndpointNameTests.Account.profile")
+        #expect(Account.profile.operationName == "EndpointNameTests.Account.profile")
+        #expect(Account.avatar(size: 64).operationName == "EndpointNameTests.Account.avatar")
+        #expect(Account.rename("(x)").operationName == "EndpointNameTests.Account.rename")
+        #expect(Account.profile.operationName == "EndpointNameTests.Account.profile")
+    }
+
+    /// A path parameter called `name` is user data: it must not become the operation's label.
+    @Test func aPropertyCalledNameDoesNotReplaceTheOperationName() async throws {
+        struct GetUser: Endpoint {
+            typealias Response = JSON
+            var name: String
+            var path: EndpointPath { "/users/\(name)" }
+        }
+        let endpoint = GetUser(name: "alice@example.com")
+        #expect(endpoint.operationName == "EndpointNameTests.GetUser")
+        #expect(endpoint.path.template == "/users/{}")
+        let (client, _) = stubClient(status: .notFound, body: "{}")
+        let error = try #require(await #expect(throws: CourierError.self) { try await client.send(endpoint) })
+        #expect(error.endpoint == "EndpointNameTests.GetUser")
+    }
+
+    @Test func pathTemplatesKeepLiteralsAndMarkValues() {
+        let id = 42
+        let path: EndpointPath = "/users/\(id)/friends/\("a b")"
+        #expect(path.template == "/users/{}/friends/{}")
+        #expect(EndpointPath(segments: ["users", "7"]).template == "/{}/{}")
+        #expect(EndpointPath(stringLiteral: "/health").template == "/health")
     }
 }

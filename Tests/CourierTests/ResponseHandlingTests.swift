@@ -151,3 +151,27 @@ import Testing
         #expect(error?.kind == .bodyTooLarge)
     }
 }
+
+/// Error texts that read right: no dangling space, no cause printed twice.
+@Suite struct ErrorTextTests {
+    @Test func aStatusWithoutReasonPhraseHasNoTrailingSpace() async throws {
+        let (client, _) = stubClient(status: .init(code: 599), body: "")
+        let error = try #require(await #expect(throws: CourierError.self) { try await client.send(TestEndpoint<JSON>()) })
+        #expect(error.detail == "The server answered 599")
+        let (known, _) = stubClient(status: .badGateway, body: "")
+        let bad = try #require(await #expect(throws: CourierError.self) { try await known.send(TestEndpoint<JSON>()) })
+        #expect(bad.detail == "The server answered 502 Bad Gateway")
+    }
+
+    @Test func anExpiredSessionNamesItsCauseOnce() async throws {
+        let store = CredentialStore(.bearer("old", identity: "u1", refreshToken: "r"))
+        let refusing = ClosureTransport { _, _ in ClosureTransport.respond(.unauthorized) }
+        let refresh = TokenRefreshMiddleware(store: store) { _ in
+            throw CourierError(.sessionExpired, detail: "refresh token revoked")
+        }
+        let client = ResilienceTests.client(refusing, middlewares: [refresh, CredentialsMiddleware(provider: store)])
+        let error = try #require(await #expect(throws: CourierError.self) { try await client.send(ResilienceTests.Call()) })
+        #expect(error.kind == .sessionExpired)
+        #expect(error.description.components(separatedBy: "refresh token revoked").count == 2, "\(error.description)")
+    }
+}

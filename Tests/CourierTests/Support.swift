@@ -24,7 +24,7 @@ struct TestEndpoint<Response: Decodable & Sendable>: Endpoint {
     var query: Parameters = .none
     var body: RequestBody? = nil
     var headers: HTTPFields = [:]
-    var name: String { "TestEndpoint" }
+    var operationName: String { "TestEndpoint" }
 }
 
 struct Item: Codable, Sendable, Hashable {

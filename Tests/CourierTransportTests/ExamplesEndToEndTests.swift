@@ -20,7 +20,7 @@ import Testing
         var password: String
         var method: HTTPRequest.Method { .post }
         var path: EndpointPath { "/login" }
-        var parameters: Parameters { ["username": .string(username), "password": .string(password)] }
+        var parameters: Parameters { ["username": username, "password": password] }
         var requiresAuthentication: Bool { false }
     }
 

@@ -122,6 +122,7 @@ import Testing
             let error = await #expect(throws: CourierError.self) { try await client.send(Call<Item>()) }
             #expect(error?.kind == .noConnection)
             #expect(error?.errorDescription == "No Internet connection")
+            #expect(error?.detail.contains("(error set)") == false, "a readable detail: \(error?.detail ?? "")")
             #expect(ContinuousClock.now - started < .seconds(2))
         }
     }
@@ -141,16 +142,17 @@ import Testing
 
     @Test(arguments: TransportKind.allCases)
     func aBodyThatArrivesTooSlowlyTimesOut(kind: TransportKind) async throws {
-        // The head comes at once; the body would take 5 s. The timeout covers the whole response.
+        // The head comes at once; the body would take 10 s. The timeout covers the whole response.
         try await withServer(kind) { server, client in
             let body = "[" + String(repeating: "1,", count: 500) + "1]"
-            server.route("GET", "/drip", respond: .json(body).with(fault: .drip(chunkSize: 10, interval: .milliseconds(50))))
+            server.route("GET", "/drip", respond: .json(body).with(fault: .drip(chunkSize: 10, interval: .milliseconds(100))))
             let started = ContinuousClock.now
             let error = await #expect(throws: CourierError.self) { try await client.send(Call<[Int]>(path: "/drip", timeout: .milliseconds(1200))) }
             let elapsed = ContinuousClock.now - started
             #expect(error?.kind == .timedOut)
             #expect(elapsed >= .milliseconds(1100))
-            #expect(elapsed < .seconds(4))
+            // Loose for a loaded 2-core machine, still well short of the whole body.
+            #expect(elapsed < .seconds(7))
         }
     }
 
@@ -160,6 +162,29 @@ import Testing
             server.route("GET", "/big", respond: .json("[" + String(repeating: "1,", count: 100_000) + "1]"))
             let error = await #expect(throws: CourierError.self) { try await client.send(Call<[Int]>(path: "/big")) }
             #expect(error?.kind == .bodyTooLarge)
+        }
+    }
+
+    /// 8 MiB dripped over ~26 s against a 256 KiB limit: the transport stops reading at the limit
+    /// (announced or not), so a huge response never costs more than the limit, in memory or in time.
+    @Test(arguments: TransportKind.allCases, [true, false])
+    func aBodyOverTheLimitIsRejectedWhileItArrives(kind: TransportKind, announced: Bool) async throws {
+        try await withServer(kind, configure: { $0.maximumBodySize = 256 * 1024 }) { server, client in
+            let chunk = [UInt8](repeating: UInt8(ascii: "1"), count: 64 * 1024)
+            let response: MockResponse
+            if announced {
+                response = MockResponse(status: 200, body: Array(repeating: chunk, count: 128).flatMap { $0 })
+            } else {
+                // Chunked framing written by hand: the server then sends no Content-Length.
+                let framed = Array(repeating: Array("10000\r\n".utf8) + chunk + Array("\r\n".utf8), count: 128).flatMap { $0 }
+                response = MockResponse(status: 200, headers: [MockHeader("Transfer-Encoding", "chunked")], body: framed + Array("0\r\n\r\n".utf8))
+            }
+            server.route("GET", "/huge", respond: response.with(fault: .drip(chunkSize: 64 * 1024, interval: .milliseconds(200))))
+            let started = ContinuousClock.now
+            let error = await #expect(throws: CourierError.self) { try await client.send(Call<Data>(path: "/huge")) }
+            #expect(error?.kind == .bodyTooLarge)
+            // The limit is reached after ~1 s; the bound is loose for a loaded machine.
+            #expect(ContinuousClock.now - started < .seconds(12), "the whole body was read before failing")
         }
     }
 

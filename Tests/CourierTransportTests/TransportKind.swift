@@ -48,7 +48,7 @@ struct Call<Response: Decodable & Sendable>: Endpoint {
     var parameters: Parameters = .none
     var headers: HTTPFields = [:]
     var timeout: Duration? = nil
-    var name: String { "Call" }
+    var operationName: String { "Call" }
 }
 
 import Testing

@@ -79,7 +79,7 @@ extension Client {
             }
             if handle.claimDelivery() { queue.async { completion(result) } }
         }
-        let name = endpoint.name
+        let name = endpoint.operationName
         handle.attach(task) {
             var cancelled = CourierError(.cancelled, detail: "The call was cancelled")
             cancelled.endpoint = name

@@ -41,7 +41,9 @@ extension Client {
             isIdempotent: call.isIdempotent,
             timeout: call.timeout ?? configuration.timeout,
             requiresAuthentication: call.requiresAuthentication,
-            maximumBodySize: configuration.maximumBodySize
+            maximumBodySize: configuration.maximumBodySize,
+            pathTemplate: call.pathTemplate,
+            telemetry: configuration.telemetry
         )
         let summary = RequestSummary(
             method: built.head.method, baseURL: baseURL, path: built.head.path, redaction: configuration.redaction
@@ -51,23 +53,50 @@ extension Client {
 
     /// Sends the call, or joins an identical GET already in flight when the client coalesces.
     private func outcome(of call: PreparedCall) async throws -> InFlightCalls.Outcome {
-        guard let key = coalescingKey(call) else { return try await perform(call.built, context: call.context) }
-        return try await joinOrPerform(call, key: key)
+        var context = call.context
+        context.identity = await identity(requiresAuthentication: context.requiresAuthentication)
+        if hasCache { context.background = backgroundRevalidation(of: call.built, context: context) }
+        guard let key = coalescingKey(call, identity: context.identity) else { return try await perform(call.built, context: context) }
+        return try await joinOrPerform(call.built, context: context, key: key)
+    }
+
+    /// Who the call is made for: read from the credential provider before any middleware runs, so no
+    /// order of middlewares can file one user's response under another.
+    private func identity(requiresAuthentication: Bool) async -> CallIdentity {
+        guard let credentials else { return .unknown }
+        return requiresAuthentication ? await CallIdentity.of(credentials) : .anonymous
+    }
+
+    /// Lets the cache run this call again in the background (a stale-while-revalidate refresh).
+    private func backgroundRevalidation(of built: BuiltRequest, context: RequestContext) -> BackgroundRevalidation {
+        BackgroundRevalidation { [self] policy, completion in
+            // A context of its own: the caller's report must not count the background attempt.
+            let background = RequestContext(
+                endpoint: context.endpoint, cachePolicy: policy, isIdempotent: context.isIdempotent, timeout: context.timeout,
+                requiresAuthentication: context.requiresAuthentication, maximumBodySize: context.maximumBodySize,
+                identity: context.identity, pathTemplate: context.pathTemplate, telemetry: context.telemetry
+            )
+            backgroundWork.start {
+                defer { completion() }
+                _ = try? await perform(built, context: background)
+            }
+        }
     }
 
     /// The shared outcome of identical GETs: a function of its own so the plain path's frame stays small.
     @inline(never)
-    private func joinOrPerform(_ call: PreparedCall, key: InFlightCalls.Key) async throws -> InFlightCalls.Outcome {
-        try await inFlight.run(key) { try await perform(call.built, context: call.context) }
+    private func joinOrPerform(_ built: BuiltRequest, context: RequestContext, key: InFlightCalls.Key) async throws -> InFlightCalls.Outcome {
+        try await inFlight.run(key, telemetry: context.telemetry, operationName: context.endpoint) { try await perform(built, context: context) }
     }
 
     /// The key identical GETs share, or nil when this call must not be coalesced.
     @inline(never)
-    private func coalescingKey(_ call: PreparedCall) -> InFlightCalls.Key? {
+    private func coalescingKey(_ call: PreparedCall, identity: CallIdentity) -> InFlightCalls.Key? {
         let head = call.built.head
         guard head.method == .get, call.policy != .withoutCache, configuration.coalescesIdenticalRequests else { return nil }
         return InFlightCalls.Key(
-            head: head, policy: call.policy, requiresAuthentication: call.context.requiresAuthentication, timeout: call.context.timeout
+            head: head, policy: call.policy, identity: identity, requiresAuthentication: call.context.requiresAuthentication,
+            timeout: call.context.timeout
         )
     }
 
@@ -76,7 +105,7 @@ extension Client {
     private func finish(_ outcome: InFlightCalls.Outcome, _ call: PreparedCall) throws(CourierError) -> ValidatedResponse {
         // A call cancelled while the last bytes arrived must not report a success later.
         if Task.isCancelled { throw CourierError(.cancelled, detail: "The call was cancelled") }
-        try validate(outcome.head, body: outcome.body, endpoint: call.context.endpoint)
+        try validate(outcome.head, body: outcome.body, endpoint: call.context.endpoint, source: outcome.source)
         return ValidatedResponse(
             head: outcome.head, body: outcome.body, request: call.summary, source: outcome.source, attempts: outcome.attempts,
             started: call.started
@@ -89,39 +118,55 @@ extension Client {
         CourierError.from(transportError: error).filling(endpoint: call.context.endpoint, request: call.summary)
     }
 
-    /// Runs the middleware chain and reads the body, with the request context set.
+    /// Runs the middleware chain (once per redirect hop) and reads the body, with the request context set.
     private func perform(_ built: BuiltRequest, context: RequestContext) async throws -> InFlightCalls.Outcome {
         try await RequestContext.$current.withValue(context) {
-            let head: HTTPResponse
-            let data: Data
-            if middlewares.isEmpty {
-                // No middleware needs a replayable body: keep the terminal's bytes as they are.
-                (head, data) = try await attempt(built.head, body: .bytes(built.body), operationID: context.endpoint)
-            } else {
-                let requestBody = built.body.map { HTTPBody($0) }
-                let (chainHead, body) = try await runChain(built.head, body: requestBody, operationID: context.endpoint)
-                head = chainHead
-                // The terminal already buffered this body: its bytes are taken instead of collected again.
-                data = try await context.report.bytes(of: body, limit: configuration.maximumBodySize)
-            }
+            let requestBody = built.body.map { HTTPBody($0) }
+            let (head, body) = try await followingRedirects(built.head, body: requestBody, operationID: context.endpoint)
+            // The terminal already buffered this body: its bytes are taken instead of collected again.
+            let data = try await context.report.bytes(of: body, limit: configuration.maximumBodySize)
             return InFlightCalls.Outcome(head: head, body: data, source: context.report.source, attempts: context.report.attempts)
         }
     }
 
-    /// Calls middleware `index` (or the terminal when past the last one) with a `next` that calls `index + 1`.
-    private func runChain(_ request: HTTPRequest, body: HTTPBody?, operationID: String, index: Int = 0) async throws -> (HTTPResponse, HTTPBody?) {
-        guard index < middlewares.count else {
-            return try await terminal(request, body: body, operationID: operationID)
+    /// The chain for the request and, while the answer is a redirect, for each hop (see ``RedirectMiddleware``).
+    private func followingRedirects(_ request: HTTPRequest, body: HTTPBody?, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        guard configuration.maximumRedirects > 0 else {
+            return try await runChain(request, body: body, baseURL: baseURL, operationID: operationID)
         }
-        return try await middlewares[index].intercept(request, body: body, baseURL: baseURL, operationID: operationID) {
-            request, body, _ in
-            try await runChain(request, body: body, operationID: operationID, index: index + 1)
+        let redirects = RedirectMiddleware(maximumRedirects: configuration.maximumRedirects, redaction: configuration.redaction)
+        return try await redirects.intercept(request, body: body, baseURL: baseURL, operationID: operationID) { request, body, baseURL in
+            try await runChain(request, body: body, baseURL: baseURL, operationID: operationID)
         }
     }
 
+    /// Calls middleware `index` (or the terminal when past the last one) with a `next` that calls `index + 1`.
+    private func runChain(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String, index: Int = 0
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let index = firstActive(from: index)
+        guard index < middlewares.count else {
+            return try await terminal(request, body: body, baseURL: baseURL, operationID: operationID)
+        }
+        return try await middlewares[index].intercept(request, body: body, baseURL: baseURL, operationID: operationID) {
+            request, body, baseURL in
+            try await runChain(request, body: body, baseURL: baseURL, operationID: operationID, index: index + 1)
+        }
+    }
+
+    /// The index of the first middleware from `index` on with work to do for this call (see ``IdleMiddleware``).
+    private func firstActive(from index: Int) -> Int {
+        guard let context = RequestContext.current else { return index }
+        var index = index
+        while index < middlewares.count, let idle = middlewares[index] as? any IdleMiddleware, idle.isIdle(in: context) {
+            index += 1
+        }
+        return index
+    }
+
     /// The end of the chain: one attempt, its body handed back replayable (every middleware may read it).
-    private func terminal(_ request: HTTPRequest, body: HTTPBody?, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        let (head, data) = try await attempt(request, body: .stream(body), operationID: operationID)
+    private func terminal(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        let (head, data) = try await attempt(request, body: body, baseURL: baseURL, operationID: operationID)
         let buffered = HTTPBody(data)
         RequestContext.current?.report.setBuffered(buffered, bytes: data)
         return (head, buffered)
@@ -130,25 +175,27 @@ extension Client {
     /// One attempt through the transport, its body read within the limit and the timeout.
     ///
     /// The body is buffered here so that the timeout covers the whole response, not only its head.
-    private func attempt(_ request: HTTPRequest, body: OutgoingBody, operationID: String) async throws -> (HTTPResponse, Data) {
+    private func attempt(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, Data) {
         let context = RequestContext.current
         context?.report.recordAttempt()
         do {
             // A transport that reads whole bodies within the context's deadline needs no timer here.
             if context != nil, let bufferingTransport {
-                return try await bufferingTransport.exchange(request, body: body.bytes(), baseURL: baseURL, operationID: operationID)
+                let bytes: Data? = if let body { try await Data(collecting: body, upTo: .max) } else { nil }
+                return try await bufferingTransport.exchange(request, body: bytes, baseURL: baseURL, operationID: operationID)
             }
-            return try await sendWithinTimeout(request, body: body.stream, operationID: operationID, timeout: context?.timeout)
+            return try await sendWithinTimeout(request, body: body, baseURL: baseURL, operationID: operationID, timeout: context?.timeout)
         } catch {
-            throw attemptFailure(error, request: request)
+            throw attemptFailure(error, request: request, baseURL: baseURL)
         }
     }
 
     /// A plain transport's response with its body read, both within the timeout.
-    private func sendWithinTimeout(_ request: HTTPRequest, body: HTTPBody?, operationID: String, timeout: Duration?) async throws -> (HTTPResponse, Data) {
+    private func sendWithinTimeout(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String, timeout: Duration?
+    ) async throws -> (HTTPResponse, Data) {
         let limit = configuration.maximumBodySize
         let transport = self.transport
-        let baseURL = self.baseURL
         return try await withTimeout(timeout ?? configuration.timeout) {
             let (head, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
             return (head, try await collectBody(responseBody, limit: limit))
@@ -157,34 +204,9 @@ extension Client {
 
     /// A failed attempt as a ``CourierError`` with the request as sent (a middleware may have changed it).
     @inline(never)
-    private func attemptFailure(_ error: any Error, request: HTTPRequest) -> CourierError {
+    private func attemptFailure(_ error: any Error, request: HTTPRequest, baseURL: URL) -> CourierError {
         var failure = CourierError.from(transportError: error)
         failure.request = RequestSummary(method: request.method, baseURL: baseURL, path: request.path, redaction: configuration.redaction)
         return failure
-    }
-}
-
-/// A request body as the client holds it: the bytes it encoded, or the stream a middleware passed on.
-///
-/// Each kind of transport gets its own form without a round trip: a ``BufferingTransport`` the
-/// bytes, any other transport the stream (a middleware's streaming body stays a stream).
-private enum OutgoingBody: Sendable {
-    case bytes(Data?)
-    case stream(HTTPBody?)
-
-    /// The whole body in memory.
-    func bytes() async throws -> Data? {
-        switch self {
-        case .bytes(let data): data
-        case .stream(let body): if let body { try await Data(collecting: body, upTo: .max) } else { nil }
-        }
-    }
-
-    /// The body as an `HTTPBody`.
-    var stream: HTTPBody? {
-        switch self {
-        case .bytes(let data): data.map { HTTPBody($0) }
-        case .stream(let body): body
-        }
     }
 }

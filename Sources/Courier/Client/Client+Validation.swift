@@ -3,12 +3,12 @@ import HTTPTypes
 
 extension Client {
     /// Checks the status and runs the response validator; every failure keeps its evidence.
-    func validate(_ head: HTTPResponse, body: Data, endpoint: String) throws(CourierError) {
+    func validate(_ head: HTTPResponse, body: Data, endpoint: String, source: ResponseSource) throws(CourierError) {
         guard head.status.kind == .successful else {
             let message = ServerMessage.extract(from: body, paths: configuration.errorMessagePaths)
             throw CourierError(
                 message == nil ? .unacceptableStatus : .server,
-                detail: "The server answered \(head.status.code) \(head.status.reasonPhrase)",
+                detail: Self.statusDetail(head.status, source: source),
                 serverMessage: message, status: head.status, responseHeaders: head.headerFields, body: body
             )
         }
@@ -22,6 +22,16 @@ extension Client {
                 underlying: rejection
             )
         }
+    }
+
+    /// What a failed status means, without a dangling space when the reason phrase is empty; a 504
+    /// the cache answered itself (nothing stored, and the policy forbids the network) says so.
+    static func statusDetail(_ status: HTTPResponse.Status, source: ResponseSource) -> String {
+        if source == .cache, status == .gatewayTimeout {
+            return "Nothing is stored for this request and its cache policy forbids the network (504 from the cache)"
+        }
+        let reason = status.reasonPhrase.isEmpty ? "" : " " + status.reasonPhrase
+        return "The server answered \(status.code)\(reason)"
     }
 
     /// The error for a body the endpoint could not decode, with the response as evidence.

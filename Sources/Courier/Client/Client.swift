@@ -24,11 +24,23 @@ public struct Client: Sendable {
     /// ``transport`` when it delivers whole responses itself; kept so a call does not cast it.
     var bufferingTransport: (any BufferingTransport)?
     /// The middleware chain, outermost first.
-    public var middlewares: [any ClientMiddleware]
+    public var middlewares: [any ClientMiddleware] {
+        didSet {
+            credentials = Self.credentialProvider(in: middlewares)
+            hasCache = middlewares.contains { $0 is any CachingMiddleware }
+        }
+    }
+    /// Whether a cache is in the chain: only then may a call need work in the background.
+    var hasCache: Bool
+    /// The provider of the chain's ``CredentialsMiddleware``: who a call is made for is read from it
+    /// before any middleware runs.
+    var credentials: (any CredentialProvider)?
     /// Headers, query items, coders, limits, timeout and policies.
     public var configuration: Configuration
     /// Identical GETs in flight, shared by copies of this client.
     let inFlight = InFlightCalls()
+    /// Work that runs after its caller has an answer (background revalidation), shared by copies.
+    let backgroundWork = BackgroundWork()
 
     /// Creates a client for a base URL.
     /// - Parameters:
@@ -46,6 +58,8 @@ public struct Client: Sendable {
         self.transport = transport
         self.bufferingTransport = transport as? any BufferingTransport
         self.middlewares = middlewares
+        self.credentials = Self.credentialProvider(in: middlewares)
+        self.hasCache = middlewares.contains { $0 is any CachingMiddleware }
         var configuration = Configuration()
         configure(&configuration)
         self.configuration = configuration
@@ -59,6 +73,21 @@ public struct Client: Sendable {
         configure: (inout Configuration) -> Void = { _ in }
     ) {
         self.init(baseURL: environment.baseURL, transport: transport, middlewares: middlewares, configure: configure)
+    }
+
+    private static func credentialProvider(in middlewares: [any ClientMiddleware]) -> (any CredentialProvider)? {
+        middlewares.lazy.compactMap { ($0 as? CredentialsMiddleware)?.provider }.first
+    }
+
+    /// Waits until the work this client (or a copy) started in the background has finished, such as
+    /// revalidating a stale cached response.
+    public func waitForBackgroundWork() async {
+        await backgroundWork.waitUntilIdle()
+    }
+
+    /// Cancels the work this client (or a copy) runs in the background.
+    public func cancelBackgroundWork() {
+        backgroundWork.cancelAll()
     }
 
     /// Sends an endpoint and returns its decoded value.
@@ -97,7 +126,7 @@ public struct Client: Sendable {
         do {
             value = try endpoint.decode(validated.body, context: DecodingContext(decoder: configuration.decoder, response: validated.head))
         } catch {
-            throw decodingFailure(error, endpoint: endpoint.name, response: validated)
+            throw decodingFailure(error, endpoint: endpoint.operationName, response: validated)
         }
         let response = Response(
             value: value,

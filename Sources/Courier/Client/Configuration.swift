@@ -24,8 +24,12 @@ extension Client {
         public var responseValidator: (@Sendable (ValidationInput) -> (any Error)?)?
         /// Whether identical concurrent GETs that may use the cache share one network exchange (SPEC X3).
         public var coalescesIdenticalRequests = true
+        /// How many redirects a call follows (see ``RedirectMiddleware``); 0 hands 3xx responses back as they are.
+        public var maximumRedirects = 10
         /// The cache policy of endpoints that do not set one.
         public var cachePolicy: CachePolicy = .withoutCache
+        /// Where metrics and spans go (see ``TelemetryMiddleware``); the process-wide backends by default.
+        public var telemetry = Telemetry()
         /// Header fields and query items whose values never appear in logs, errors or timing files.
         public var redaction = Redaction()
 

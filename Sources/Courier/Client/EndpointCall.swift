@@ -10,6 +10,7 @@ import HTTPTypes
 @usableFromInline
 struct EndpointCall: Sendable {
     @usableFromInline var name: String
+    @usableFromInline var pathTemplate: String
     @usableFromInline var method: HTTPRequest.Method
     @usableFromInline var path: EndpointPath
     @usableFromInline var query: Parameters
@@ -23,9 +24,10 @@ struct EndpointCall: Sendable {
     /// Reads an endpoint's values.
     @inlinable
     init(_ endpoint: some Endpoint) {
-        name = endpoint.name
+        name = endpoint.operationName
         method = endpoint.method
         path = endpoint.path
+        pathTemplate = path.template
         query = endpoint.query
         parameters = endpoint.parameters
         body = endpoint.body

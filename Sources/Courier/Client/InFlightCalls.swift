@@ -11,20 +11,23 @@ final class InFlightCalls: Sendable {
     struct Key: Hashable, Sendable {
         let head: HTTPRequest
         let policy: CachePolicy
+        let identity: CallIdentity
         let requiresAuthentication: Bool
         let timeout: Duration
         /// Hashed once: the table hashes a key to insert it and again to remove it, and a request
         /// head with its header fields is the costliest part of a cache hit's bookkeeping.
         private let hash: Int
 
-        init(head: HTTPRequest, policy: CachePolicy, requiresAuthentication: Bool, timeout: Duration) {
+        init(head: HTTPRequest, policy: CachePolicy, identity: CallIdentity, requiresAuthentication: Bool, timeout: Duration) {
             self.head = head
             self.policy = policy
+            self.identity = identity
             self.requiresAuthentication = requiresAuthentication
             self.timeout = timeout
             var hasher = Hasher()
             hasher.combine(head)
             hasher.combine(policy)
+            hasher.combine(identity)
             hasher.combine(requiresAuthentication)
             hasher.combine(timeout)
             hash = hasher.finalize()
@@ -33,7 +36,7 @@ final class InFlightCalls: Sendable {
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
         static func == (lhs: Key, rhs: Key) -> Bool {
-            lhs.hash == rhs.hash && lhs.head == rhs.head && lhs.policy == rhs.policy
+            lhs.hash == rhs.hash && lhs.head == rhs.head && lhs.policy == rhs.policy && lhs.identity == rhs.identity
                 && lhs.requiresAuthentication == rhs.requiresAuthentication && lhs.timeout == rhs.timeout
         }
     }
@@ -48,8 +51,9 @@ final class InFlightCalls: Sendable {
 
     private let calls = Locked<[Key: SharedCall]>([:])
 
-    /// Runs `operation` once for all concurrent callers with the same key.
-    func run(_ key: Key, operation: @escaping @Sendable () async throws -> Outcome) async throws -> Outcome {
+    /// Runs `operation` once for all concurrent callers with the same key; a caller that joins is
+    /// counted in ``MetricName/coalescedRequests`` under `operationName`.
+    func run(_ key: Key, telemetry: Telemetry, operationName: String, operation: @escaping @Sendable () async throws -> Outcome) async throws -> Outcome {
         let (call, isLeader) = calls.withLock { calls -> (SharedCall, Bool) in
             if let existing = calls[key] { return (existing, false) }
             let call = SharedCall()
@@ -67,6 +71,7 @@ final class InFlightCalls: Sendable {
         }
         // An exchange that finished while starting (a fresh cache hit) needs no waiting.
         if isLeader, let result = call.result { return try result.get() }
+        if !isLeader { telemetry.count(MetricName.coalescedRequests, [("courier.operation", operationName)]) }
         let waiter = call.newWaiterID()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -20,8 +20,17 @@ public struct RequestContext: Sendable {
     public var requiresAuthentication: Bool
     /// The largest response body the client accepts; transports that buffer stop reading past it.
     public var maximumBodySize: Int
-    /// Results middlewares report back to the client (cache source, attempts, identity).
+    /// Who the call is made for, known before any middleware runs (the cache partitions by it).
+    public var identity: CallIdentity
+    /// The endpoint's path with its values as `{}` (see ``EndpointPath/template``): a bounded label.
+    public var pathTemplate: String?
+    /// Where metrics and spans go.
+    public var telemetry: Telemetry
+    /// Results middlewares report back to the client (cache source, attempts).
     public let report: Report
+    /// Runs the call again later, outside the caller's wait: the cache uses it to revalidate a
+    /// stale response in the background. Nil where the client offers no background work.
+    package var background: BackgroundRevalidation?
 
     /// The context of the call in progress, if it runs inside a Courier client.
     @TaskLocal public static var current: RequestContext?
@@ -29,9 +38,13 @@ public struct RequestContext: Sendable {
     /// Creates a context.
     public init(
         endpoint: String, cachePolicy: CachePolicy, isIdempotent: Bool, timeout: Duration,
-        requiresAuthentication: Bool = true, maximumBodySize: Int = .max
+        requiresAuthentication: Bool = true, maximumBodySize: Int = .max, identity: CallIdentity = .unknown,
+        pathTemplate: String? = nil, telemetry: Telemetry = Telemetry()
     ) {
+        self.pathTemplate = pathTemplate
+        self.telemetry = telemetry
         self.maximumBodySize = maximumBodySize
+        self.identity = identity
         self.endpoint = endpoint
         self.cachePolicy = cachePolicy
         self.isIdempotent = isIdempotent
@@ -49,7 +62,6 @@ public struct RequestContext: Sendable {
         struct State {
             var source: ResponseSource = .network
             var attempts = 0
-            var identity: String?
             /// The body the client's terminal last buffered, with its bytes, so the client need not collect it again.
             var buffered: (body: HTTPBody, bytes: Data)?
         }
@@ -80,12 +92,6 @@ public struct RequestContext: Sendable {
         package func bytes(of body: HTTPBody?, limit: Int) async throws -> Data {
             if let body, let buffered = bufferedBytes(of: body) { return buffered }
             return try await collectBody(body, limit: limit)
-        }
-
-        /// The identity of the signed-in user (the cache partitions by it); the credentials middleware sets it.
-        public var identity: String? {
-            get { state.withLock { $0.identity } }
-            nonmutating set { state.withLock { $0.identity = newValue } }
         }
     }
 }

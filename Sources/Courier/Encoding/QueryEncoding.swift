@@ -43,7 +43,7 @@ private func flatten(_ value: ParameterValue, name: String, into items: inout [Q
     case .string(let text): items.append(QueryItem(name: name, value: text))
     case .int(let number): items.append(QueryItem(name: name, value: String(number)))
     case .array(let elements): for element in elements { flatten(element, name: name, into: &items) }
-    case .double, .bool, .null: flatten(value.json, name: name, into: &items)
+    case .double, .bool, .null, .object: flatten(value.json, name: name, into: &items)
     }
 }
 

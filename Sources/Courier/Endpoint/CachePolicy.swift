@@ -5,6 +5,8 @@ public struct CachePolicy: Sendable, Hashable, CustomStringConvertible {
     package enum Mode: String, Sendable, Hashable {
         case withoutCache, followHTTP, alwaysUseCache, useCacheAndRequest, useCacheAndRequestWithoutRecache
         case cacheOnly, networkOnly, networkFirst
+        /// Revalidate the stored response and update the entry (the cache's background refresh).
+        case revalidate
     }
 
     package let mode: Mode
@@ -26,6 +28,10 @@ public struct CachePolicy: Sendable, Hashable, CustomStringConvertible {
     public static let networkOnly = CachePolicy(.networkOnly)
     /// Go to the network; when it fails, answer from the cache, marked stale.
     public static let networkFirst = CachePolicy(.networkFirst)
+
+    /// Revalidates the stored response with the origin and updates the entry: what the cache's
+    /// background refresh of a stale-while-revalidate response runs.
+    package static let revalidate = CachePolicy(.revalidate)
 
     /// The policy's name, as written in code.
     public var description: String { mode.rawValue }

@@ -18,7 +18,10 @@ public protocol Endpoint<Response>: Sendable {
     associatedtype Response: Sendable
 
     /// A short, bounded name for logs, metrics and errors (the operation id); defaults to the type name.
-    var name: String { get }
+    ///
+    /// Named so that an endpoint's own `name` property (a path parameter, say) can't replace it with
+    /// user data: only an endpoint that means to set it writes `operationName`.
+    var operationName: String { get }
     /// The HTTP method; defaults to GET.
     var method: HTTPRequest.Method { get }
     /// The path relative to the client's base URL, with interpolated values escaped.
@@ -47,7 +50,7 @@ public protocol Endpoint<Response>: Sendable {
 
 extension Endpoint {
     /// The type name without its module, e.g. `FriendsEndpoints.List`; for enum endpoints, the type and the case, e.g. `ThreadRequest.delete`.
-    public var name: String { EndpointTypeName.of(self).name(of: self) }
+    public var operationName: String { EndpointTypeName.of(self).name(of: self) }
     /// GET.
     public var method: HTTPRequest.Method { .get }
     /// No parameters.

@@ -11,10 +11,14 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
     public private(set) var encoded: String
     /// Why the path is unusable, when it is (checked when the request is built).
     public private(set) var problem: String?
+    /// The path with every interpolated value as `{}`, e.g. `/users/{}/friends`: a label whose
+    /// cardinality is bounded by the number of endpoints, whatever values flow through.
+    public private(set) var template: String
 
     /// Creates a path from literal text, taken as already encoded.
     public init(stringLiteral value: String) {
         encoded = ""
+        template = ""
         problem = nil
         appendLiteral(value)
     }
@@ -27,9 +31,11 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
     /// Creates a path from raw segments, each escaped: `EndpointPath(segments: ["users", id])` is `/users/<id>`.
     public init(segments: [String]) {
         encoded = ""
+        template = ""
         problem = nil
         for segment in segments {
             encoded += "/" + Self.escapeSegment(segment)
+            template += "/{}"
         }
     }
 
@@ -39,6 +45,7 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
             problem = "the path '\(literal)' contains '?' or '#': put query items in `query`, not in the path"
         }
         encoded += literal
+        template += literal
     }
 
     /// The encoded path.
@@ -61,6 +68,7 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
                 path.problem = "a path segment may not be empty, '.' or '..' (got '\(text)')"
             }
             path.encoded += EndpointPath.escapeSegment(text)
+            path.template += "{}"
         }
     }
 

@@ -14,7 +14,10 @@ public struct QueryItem: Sendable, Hashable {
     }
 }
 
-/// A value that can stand in a parameter dictionary literal: strings, numbers, booleans, arrays, nil.
+/// A parameter's value once converted: strings, numbers, booleans, arrays, nested objects, nil.
+///
+/// Write plain values in a ``Parameters`` literal (`["limit": limit, "tags": tags]`); they become
+/// these through ``ParameterConvertible``.
 public enum ParameterValue: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByNilLiteral
 {
@@ -28,6 +31,8 @@ public enum ParameterValue: Sendable, Hashable, ExpressibleByStringLiteral, Expr
     case bool(Bool)
     /// Several values: repeated query items, or a JSON array.
     case array([ParameterValue])
+    /// Named values: `outer[inner]` query items, or a JSON object.
+    case object([String: ParameterValue])
     /// No value: omitted from queries and forms, `null` in JSON.
     case null
 
@@ -51,6 +56,7 @@ public enum ParameterValue: Sendable, Hashable, ExpressibleByStringLiteral, Expr
         case .double(let value): .number(value)
         case .bool(let value): .bool(value)
         case .array(let values): .array(values.map(\.json))
+        case .object(let members): .object(members.mapValues(\.json))
         case .null: .null
         }
     }
@@ -81,9 +87,12 @@ public struct Parameters: Sendable, ExpressibleByDictionaryLiteral {
 
     private init(storage: Storage) { self.storage = storage }
 
-    /// Parameters from a dictionary literal, order kept: `["limit": 20, "since": "2026-01-01"]`.
-    public init(dictionaryLiteral elements: (String, ParameterValue)...) {
-        storage = .dictionary(elements)
+    /// Parameters from a dictionary literal, order kept: `["limit": limit, "since": date, "tags": tags]`.
+    ///
+    /// Values are anything ``ParameterConvertible``: strings, numbers, booleans, dates, UUIDs, URLs,
+    /// arrays and string-keyed dictionaries of those, and optionals, whose `nil` is omitted.
+    public init(dictionaryLiteral elements: (String, (any ParameterConvertible)?)...) {
+        storage = .dictionary(elements.map { ($0.0, $0.1?.parameterValue ?? .null) })
     }
 
     /// Parameters from a dictionary (sorted by name, so the URL is stable).

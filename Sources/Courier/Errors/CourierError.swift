@@ -49,6 +49,9 @@ public struct CourierError: Error, Sendable {
         public static let invalidResponse = Kind("invalidResponse")
         /// Credentials were refused and could not be refreshed: the user must sign in again.
         public static let sessionExpired = Kind("sessionExpired")
+        /// A redirect could not be followed: a loop, too many hops, a missing or unusable
+        /// `Location`, or a request body that could be sent only once.
+        public static let redirect = Kind("redirect")
         /// Any other failure of the transport.
         public static let transport = Kind("transport")
 

@@ -4,8 +4,10 @@ import OpenAPIRuntime
 
 /// Adds the signed-in user's credentials to every request that requires authentication.
 ///
-/// Credentials travel in header fields, never in the URL. The middleware also reports the user's
-/// identity to the client, so the cache can keep each user's responses apart.
+/// Credentials travel in header fields, never in the URL, and only to the origin the call started
+/// at: a redirect to another origin carries none (see ``RedirectMiddleware``). A ``Client`` reads
+/// the user's identity from this middleware's provider before the chain runs, so the cache keeps
+/// each user's responses apart whatever the order of the middlewares.
 public struct CredentialsMiddleware: ClientMiddleware {
     /// Where the credentials come from.
     public let provider: any CredentialProvider
@@ -23,11 +25,12 @@ public struct CredentialsMiddleware: ClientMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let context = RequestContext.current
-        guard context?.requiresAuthentication ?? true, let credentials = await provider.currentCredentials() else {
+        guard RequestContext.current?.requiresAuthentication ?? true, !RedirectMiddleware.withholdsCredentials,
+              let credentials = await provider.currentCredentials()
+        else {
             return try await next(request, body, baseURL)
         }
-        context?.report.identity = credentials.identity
+        AnonymousPartitionClaim.current?.markCredentialed()
         return try await next(request.adding(credentials), body, baseURL)
     }
 }

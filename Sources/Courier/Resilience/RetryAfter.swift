@@ -15,21 +15,8 @@ extension RetryPolicy {
             // More digits than fit in 64 bits: a wait far longer than any policy honours.
             return .seconds(Int64(text) ?? .max)
         }
-        guard let date = httpDate(text) else { return nil }
+        guard let date = HTTPDate.parse(text) else { return nil }
         return .seconds(max(date.timeIntervalSince(now), 0))
-    }
-
-    /// Parses an HTTP-date in any of the three forms RFC 9110 §5.6.7 allows.
-    static func httpDate(_ text: String) -> Date? {
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            // A formatter per call: parsing happens only on a retry, and DateFormatter is not Sendable.
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
     }
 }
 

@@ -87,6 +87,9 @@ public struct RetryMiddleware: ClientMiddleware {
             }
             let decision = Task.isCancelled ? .stop(.cancelled) : decide(attempt, outcome, start.duration(to: clock.now))
             guard let delay = decision.delay else { return try outcome.get() }
+            (context?.telemetry ?? Telemetry()).count(
+                MetricName.retries, [("courier.operation", context?.endpoint ?? ""), ("courier.retry.reason", outcome.reason)]
+            )
             if delay > .zero {
                 do {
                     try await clock.sleep(for: delay)
@@ -123,6 +126,14 @@ public struct RetryMiddleware: ClientMiddleware {
 
         var retryAfter: String? {
             if case .response(let (head, _)) = self { head.headerFields[.retryAfter] } else { nil }
+        }
+
+        /// Why the attempt is retried: its status code or its error's kind.
+        var reason: String {
+            switch self {
+            case .response(let (head, _)): String(head.status.code)
+            case .failure(let error): CourierError.from(transportError: error).kind.identifier
+            }
         }
 
         var errorKind: CourierError.Kind? {

@@ -7,11 +7,20 @@ import OpenAPIRuntime
 /// One refresh runs however many requests fail at once (single flight); each of them is replayed
 /// exactly once with the new credentials. A request refused for credentials older than the store's
 /// (a refresh finished meanwhile) is replayed without refreshing again. A 401 on the replay is
-/// returned as is: no loops. When the refresh fails (it throws, e.g. because the refresh endpoint
-/// itself answered 401), the store is signed out once, its sign-out observers clear the user's data,
-/// and every waiting request fails with ``CourierError/Kind/sessionExpired``.
+/// returned as is: no loops.
 ///
-/// Place it *before* (outside) ``CredentialsMiddleware``, so that the replay re-reads the store:
+/// Only a definitive refusal ends the session: the refresh closure throws a ``CourierError`` of kind
+/// ``CourierError/Kind/sessionExpired``, or one with status 401, or 400 with `invalid_grant` (the
+/// refresh endpoint rejected the refresh token). Then the store is signed out once, its sign-out
+/// observers clear the user's data, and every waiting request fails with `sessionExpired`. Any
+/// other failure (offline, a timeout, a lost connection, a 5xx) keeps the credentials: the waiting
+/// requests fail with that error's own kind, so the UI says "No Internet connection" rather than
+/// "please sign in", and the next refused request refreshes again. A request waits for a refresh
+/// no longer than its own timeout (then it fails with ``CourierError/Kind/timedOut``; the refresh
+/// goes on for the others).
+///
+/// It works in any order with ``CredentialsMiddleware``: a replay carries the new credentials
+/// whether they are added further in or were already on the request.
 ///
 /// ```swift
 /// let store = CredentialStore(.bearer(token, identity: userID, refreshToken: refreshToken))
@@ -34,7 +43,7 @@ public struct TokenRefreshMiddleware: ClientMiddleware {
     ///   - store: Holds the credentials; updated after a refresh, signed out when it fails.
     ///   - isTokenFailure: Which responses mean the token expired; ``isTokenFailure(_:context:)`` unless given.
     ///   - refresh: Gets the current credentials (with their refresh token) and returns new ones;
-    ///     throwing ends the session.
+    ///     throwing a refusal (see above) ends the session, any other error keeps it.
     public init(
         store: CredentialStore,
         isTokenFailure: @escaping TokenFailurePredicate = TokenRefreshMiddleware.isTokenFailure,
@@ -52,7 +61,8 @@ public struct TokenRefreshMiddleware: ClientMiddleware {
     ///   - context: The call's context; an endpoint with `requiresAuthentication == false` sent no token.
     /// - Returns: Whether refreshing the credentials may fix the response.
     public static func isTokenFailure(_ response: HTTPResponse, context: RequestContext?) -> Bool {
-        guard response.status == .unauthorized, context?.requiresAuthentication ?? true else { return false }
+        guard response.status == .unauthorized, context?.requiresAuthentication ?? true, !RedirectMiddleware.withholdsCredentials
+        else { return false }
         let challenges = response.headerFields[values: .wwwAuthenticate].joined(separator: ",").lowercased()
         let compact = challenges.filter { !$0.isWhitespace && $0 != "\"" }
         return !compact.contains("error=insufficient_scope")
@@ -66,7 +76,9 @@ public struct TokenRefreshMiddleware: ClientMiddleware {
     ///   - operationID: The endpoint's name.
     ///   - next: The rest of the chain.
     /// - Returns: The response, or the replay's response.
-    /// - Throws: ``CourierError/Kind/sessionExpired`` when the credentials cannot be refreshed.
+    /// - Throws: ``CourierError/Kind/sessionExpired`` when the refresh token was refused; the
+    ///   refresh's own error when it failed otherwise; ``CourierError/Kind/timedOut`` when the
+    ///   refresh takes longer than the request's timeout.
     public func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
@@ -75,13 +87,28 @@ public struct TokenRefreshMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let context = RequestContext.current
-        guard context?.requiresAuthentication ?? true else { return try await next(request, body, baseURL) }
+        guard context?.requiresAuthentication ?? true, !RedirectMiddleware.withholdsCredentials else {
+            return try await next(request, body, baseURL)
+        }
         let sent = store.credentials
         let (response, responseBody) = try await next(request, body, baseURL)
         guard let sent, isTokenFailure(response, context), body?.iterationBehavior != .single else {
             return (response, responseBody)
         }
-        _ = try await coordinator.credentials(replacing: sent)
-        return try await next(request, body, baseURL)
+        let fresh = try await coordinator.credentials(
+            replacing: sent, waitingAtMost: context?.timeout ?? .seconds(60), telemetry: context?.telemetry ?? Telemetry()
+        )
+        return try await next(Self.replay(request, sent: sent, fresh: fresh), body, baseURL)
+    }
+
+    /// The request to replay: with the new credentials where it carried the old ones (a
+    /// ``CredentialsMiddleware`` listed before this one added them), else as it was (one listed
+    /// after adds the new ones itself).
+    static func replay(_ request: HTTPRequest, sent: Credentials, fresh: Credentials) -> HTTPRequest {
+        let carriesSent = sent.headers.allSatisfy { field in request.headerFields[values: field.name].contains(field.value) }
+        guard carriesSent, !sent.headers.isEmpty else { return request }
+        var replay = request
+        for name in Set(sent.headers.map(\.name)) { replay.headerFields[values: name] = [] }
+        return replay.adding(fresh)
     }
 }

@@ -43,7 +43,7 @@ private final class LockedStorage<Value>: ManagedBuffer<Value, LockPrimitive> {
         let buffer = create(minimumCapacity: 1) { _ in value }
         // `create` allocates an instance of this class; the downcast only restores its static type.
         let storage = unsafeDowncast(buffer, to: LockedStorage.self)
-        storage.withUnsafeMutablePointerToElements { lock in
+        _ = storage.withUnsafeMutablePointerToElements { lock in
             #if canImport(os)
             lock.initialize(to: os_unfair_lock())
             #else

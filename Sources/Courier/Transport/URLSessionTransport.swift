@@ -7,31 +7,35 @@ import FoundationNetworking
 
 /// Sends requests with Foundation's `URLSession`, on Apple platforms and on Linux.
 ///
-/// Courier's own transport rather than swift-openapi-urlsession's: it gives each request the
-/// timeout of its endpoint, cancels the session task the moment the Swift task is cancelled, maps
-/// `URLError` to ``CourierError`` kinds, and never crashes on odd header names or bytes.
-/// Responses are buffered (URLSession on Linux cannot stream); the client bounds their size. The
-/// call's timeout covers the whole exchange: the session task is cancelled when it runs out.
+/// Courier's own rather than swift-openapi-urlsession's: it gives each request the timeout of its
+/// endpoint, cancels the session task the moment the Swift task is cancelled, maps `URLError` to
+/// ``CourierError`` kinds, and never crashes on odd header names or bytes. It reads the body as it
+/// arrives and stops at the client's size limit, so a huge response costs no more memory than the
+/// limit. It never follows redirects: the ``Client`` does (see ``RedirectMiddleware``). The call's
+/// timeout covers the whole exchange: the session task is cancelled when it runs out.
 public struct URLSessionTransport: BufferingTransport {
-    /// The session requests run on.
-    public let session: URLSession
+    /// The session requests run on; its delegate belongs to the transport.
+    public var session: URLSession { lifetime.session }
 
-    /// Creates a transport over a session.
+    private let lifetime: SessionLifetime
+    private var delegate: URLSessionTransportDelegate { lifetime.delegate }
+
+    /// Creates a transport with a session of its own over `configuration`.
     ///
-    /// The default session is ephemeral, with URLSession's own cache and cookie handling off:
+    /// The default configuration is ephemeral, with URLSession's own cache and cookie handling off:
     /// caching is the job of `CourierCache`, and cookies are header fields the app controls.
-    public init(session: URLSession = URLSessionTransport.makeDefaultSession()) {
-        self.session = session
+    public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration()) {
+        lifetime = SessionLifetime(configuration: configuration)
     }
 
-    /// An ephemeral session without URL cache or automatic cookies.
-    public static func makeDefaultSession() -> URLSession {
+    /// An ephemeral configuration without URL cache or automatic cookies.
+    public static func defaultConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
-        return URLSession(configuration: configuration)
+        return configuration
     }
 
     /// Sends one request and returns the response with its whole body.
@@ -46,71 +50,29 @@ public struct URLSessionTransport: BufferingTransport {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         urlRequest.timeoutInterval = max(1, seconds.rounded(.up) + 1)
         try Task.checkCancellation()
-        let (data, urlResponse) = try await perform(urlRequest, timeout: timeout)
-        // URLSession buffers the whole body before handing it over; the limit still holds for the caller.
-        if let limit = context?.maximumBodySize, data.count > limit {
-            throw CourierError.bodyTooLarge(limit: limit, size: data.count)
-        }
+        let (data, urlResponse) = try await perform(urlRequest, timeout: timeout, limit: context?.maximumBodySize ?? .max)
         return (try makeResponse(urlResponse), data)
     }
 
     /// Runs a data task, cancelling it as soon as the calling task is cancelled or the timeout passes.
-    private func perform(_ urlRequest: URLRequest, timeout: Duration) async throws -> (Data, URLResponse) {
-        // Everything the three parties (the data task's completion, the timer, the caller's
-        // cancellation) share, behind one lock.
-        struct Exchange {
-            var task: URLSessionDataTask?
-            var cancelled = false
-            var timedOut = false
-            var finished = false
-            var timer: DeadlineTimer.Token?
-        }
-        let state = Locked(Exchange())
+    private func perform(_ urlRequest: URLRequest, timeout: Duration, limit: Int) async throws -> (Data, URLResponse) {
+        let task = session.dataTask(with: urlRequest)
+        let transfer = URLSessionTransportDelegate.Transfer(limit: limit, timeout: timeout)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let task = session.dataTask(with: urlRequest) { data, response, error in
-                    let (timedOut, timer) = state.withLock { state in
-                        state.finished = true
-                        defer { state.timer = nil }
-                        return (state.timedOut, state.timer)
-                    }
-                    timer?.cancel()
-                    if timedOut {
-                        continuation.resume(throwing: CourierError(.timedOut, detail: "No complete response within \(timeout)"))
-                    } else if let error {
-                        continuation.resume(throwing: CourierError.from(transportError: error))
-                    } else if let response {
-                        continuation.resume(returning: (data ?? Data(), response))
-                    } else {
-                        continuation.resume(throwing: CourierError(.invalidResponse, detail: "URLSession returned no response"))
-                    }
-                }
-                let cancelled = state.withLock { state -> Bool in
-                    state.task = task
-                    return state.cancelled
-                }
-                // Resume even when cancelled: the task then finishes at once with `cancelled`,
-                // which resumes the continuation exactly once.
+                transfer.start(continuation)
+                delegate.register(transfer, for: task)
                 task.resume()
                 let timer = DeadlineTimer.shared.schedule(after: timeout) {
-                    state.withLock { state -> URLSessionDataTask? in
-                        state.timedOut = true
-                        return state.task
-                    }?.cancel()
+                    transfer.timeOut()
+                    task.cancel()
                 }
-                // A response faster than this line leaves the timer to be cancelled here.
-                let finished = state.withLock { state -> Bool in
-                    if !state.finished { state.timer = timer }
-                    return state.finished
-                }
-                if finished { timer.cancel() }
-                if cancelled { task.cancel() }
+                // Cancelled before the task existed, or done before the timer was set: act now.
+                if transfer.keep(timer) == false { timer.cancel() }
+                if Task.isCancelled { task.cancel() }
             }
         } onCancel: {
-            state.withLock { state -> URLSessionDataTask? in
-                state.cancelled = true
-                return state.task
-            }?.cancel()
+            task.cancel()
         }
     }
 

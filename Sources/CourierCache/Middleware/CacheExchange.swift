@@ -1,6 +1,7 @@
 import Courier
 import Foundation
 import HTTPTypes
+import Logging
 import OpenAPIRuntime
 
 /// One GET (or invalidating request) going through the cache: the steps of each policy.
@@ -11,6 +12,10 @@ struct CacheExchange: Sendable {
     let request: HTTPRequest
     let key: CacheKey
     let report: RequestContext.Report?
+    /// Runs the call again after the caller has its answer; nil outside a ``Client``.
+    let background: BackgroundRevalidation?
+    /// Set when the request was filed as anonymous without knowing who is signed in.
+    let claim: AnonymousPartitionClaim?
 
     private var store: CacheStore { cache.store }
     private var rules: CacheRules { cache.rules }
@@ -24,7 +29,7 @@ struct CacheExchange: Sendable {
             return served
         }
         store.recordMiss()
-        return (HTTPResponse(status: .gatewayTimeout), HTTPBody())
+        return gatewayTimeout()
     }
 
     /// ``CachePolicy/alwaysUseCache``: any matching entry whatever its age, else the network (stored).
@@ -60,15 +65,60 @@ struct CacheExchange: Sendable {
             return try await networkAndStore(network, fallback: false)
         case .onlyIfCachedMiss:
             store.recordMiss()
-            return (HTTPResponse(status: .gatewayTimeout), HTTPBody())
+            return gatewayTimeout()
         case .unusable:
             store.recordMiss()
             return try await followHTTPNetwork(network, request: request, hit: nil)
-        case .revalidate(let conditional), .staleWhileRevalidate(_, _, let conditional):
-            // Background revalidation would need the rest of the chain after this call returns,
-            // which a middleware can't keep; stale-while-revalidate revalidates in line instead.
+        case .staleWhileRevalidate(_, _, let conditional):
+            // The caller gets the stored response now; the client runs the call again for the
+            // revalidation (once per entry). Without a client, revalidate before answering.
+            if let background, let hit, let served = try await serve(hit, as: .stale) {
+                if cache.coordination.beginRevalidation(of: key) {
+                    let (coordination, key) = (cache.coordination, key)
+                    background.start(.revalidate) { coordination.endRevalidation(of: key) }
+                }
+                return served
+            }
+            return try await followHTTPNetwork(network, request: conditional, hit: hit)
+        case .revalidate(let conditional):
             return try await followHTTPNetwork(network, request: conditional, hit: hit)
         }
+    }
+
+    /// The background half of stale-while-revalidate: a conditional request that refreshes the
+    /// entry (304) or replaces it (200). A failure is logged and leaves the entry as it was.
+    func revalidateInBackground(_ network: Network) async throws -> (HTTPResponse, HTTPBody?) {
+        let hit = try await lookup()
+        let outgoing = hit.map { rules.conditionalRequest(for: request, stored: $0.metadata.storedResponse) } ?? request
+        let requestTime = cache.clock
+        let response: HTTPResponse
+        let body: HTTPBody?
+        do {
+            (response, body) = try await network(outgoing)
+        } catch {
+            logFailedRevalidation(error)
+            throw error
+        }
+        if let hit, response.status == .notModified {
+            return try await revalidated(hit, by: response, requestTime: requestTime, network: network)
+        }
+        guard response.status.kind != .serverError else {
+            logFailedRevalidation(CourierError(.unacceptableStatus, detail: "The server answered \(response.status.code)"))
+            return (response, body)
+        }
+        return try await storeIfAllowed(response, body, requestTime: requestTime, explicitPolicy: false)
+    }
+
+    private func logFailedRevalidation(_ error: any Error) {
+        store.logger.warning(
+            "Background revalidation failed; the stored response is kept",
+            metadata: ["url": "\(key.url)", "error": "\(error)"])
+    }
+
+    /// The cache's own 504 for a request it can't answer without the network (RFC 9111 §5.2.1.7).
+    private func gatewayTimeout() -> (HTTPResponse, HTTPBody?) {
+        report?.source = .cache
+        return (HTTPResponse(status: .gatewayTimeout), HTTPBody())
     }
 
     private func sourceFor(_ decision: CacheDecision) -> ResponseSource {
@@ -167,6 +217,14 @@ struct CacheExchange: Sendable {
         guard storable, let selection = rules.varySelection(response: response, request: request) else {
             return (response, body)
         }
+        if let claim, claim.wasCredentialed {
+            if cache.coordination.shouldWarnAboutCredentials() {
+                store.logger.error(
+                    "HTTPCache can't tell which user this response belongs to, so it is not stored: list CredentialsMiddleware before the cache, or give HTTPCache the credential provider",
+                    metadata: ["url": "\(key.url)"])
+            }
+            return (response, body)
+        }
         // The client buffers bodies before middlewares see them: take its bytes, or read the stream
         // (another middleware's body), which costs no extra wait either.
         let bytes: Data = if let report {
@@ -176,10 +234,11 @@ struct CacheExchange: Sendable {
         } else {
             Data()
         }
-        _ = try? await store.store(
+        let stored = try? await store.store(
             key: key, varySelection: selection, status: response.status.code, headers: response.headerFields,
             body: bytes, requestTime: requestTime, responseTime: cache.clock
         )
+        if stored != nil { Telemetry.current.count(MetricName.cacheStored, []) }
         return (response, bufferedBody(bytes))
     }
 

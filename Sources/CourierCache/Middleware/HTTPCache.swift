@@ -13,10 +13,18 @@ import OpenAPIRuntime
 /// let feed = try await client.send(Feed(), cachePolicy: .networkFirst)
 /// ```
 ///
-/// Responses are kept per user: the partition is the identity the credentials middleware reports
-/// (or, in clients without one, a hash of the credential header fields), so one user's data is
-/// never served to another. Unsafe methods (POST, PUT, PATCH, DELETE) that succeed remove the
-/// stored entries of their URL.
+/// Responses are kept per user, whatever the order of the middlewares: the partition is the
+/// identity of the user the call is made for, which a ``Client`` reads from its
+/// ``CredentialsMiddleware``'s provider before any middleware runs (in a generated client, give the
+/// provider to ``init(store:rules:offlineAllowance:defaultPolicy:credentials:now:)``). The
+/// partition stays the same across token refreshes. A request that carries credentials of its
+/// own is kept apart by a digest of them; a response whose request got credentials further down
+/// the chain while the cache could not know the user is not stored (and an error is logged).
+/// Unsafe methods (POST, PUT, PATCH, DELETE) that succeed remove the stored entries of their URL.
+///
+/// Within a response's `stale-while-revalidate` window a ``Client`` gets the stored response at
+/// once (source ``ResponseSource/stale``) while one revalidation per entry runs in the background
+/// through the chain; without a client (a generated one) the revalidation runs before answering.
 public struct HTTPCache: CachingMiddleware {
     /// Where entries live.
     public let store: CacheStore
@@ -27,7 +35,10 @@ public struct HTTPCache: CachingMiddleware {
     public var offlineAllowance: TimeInterval?
     /// The policy for requests that come without a Courier request context (generated clients).
     public var defaultPolicy: CachePolicy
+    /// Tells who is signed in where the call's context can't (generated clients).
+    public var credentials: (any CredentialProvider)?
     private let now: @Sendable () -> Date
+    let coordination = CacheCoordination()
 
     /// Creates the middleware over a store.
     /// - Parameters:
@@ -35,18 +46,22 @@ public struct HTTPCache: CachingMiddleware {
     ///   - rules: Freshness heuristics; the defaults follow RFC 9111.
     ///   - offlineAllowance: Seconds of staleness accepted when the network fails; 7 days by default.
     ///   - defaultPolicy: The policy for requests without a Courier context.
+    ///   - credentials: Who is signed in, for requests without a Courier context; a ``Client``
+    ///     knows it from its ``CredentialsMiddleware``.
     ///   - now: The clock, injectable for tests.
     public init(
         store: CacheStore,
         rules: CacheRules = CacheRules(),
         offlineAllowance: TimeInterval? = 7 * 24 * 3600,
         defaultPolicy: CachePolicy = .followHTTP,
+        credentials: (any CredentialProvider)? = nil,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.store = store
         self.rules = rules
         self.offlineAllowance = offlineAllowance
         self.defaultPolicy = defaultPolicy
+        self.credentials = credentials
         self.now = now
     }
 
@@ -63,16 +78,19 @@ public struct HTTPCache: CachingMiddleware {
         guard let url = CacheKey.normalizedURL(string: baseURL.absoluteString(appendingRequestPath: request.path ?? "/")) else {
             return try await next(request, body, baseURL)
         }
+        let partition = await partition(of: request, context)
         let exchange = CacheExchange(
-            cache: self, request: request, key: CacheKey(method: "GET", normalizedURL: url, partition: partition(of: request, context)),
-            report: context?.report
+            cache: self, request: request, key: CacheKey(method: "GET", normalizedURL: url, partition: partition.name),
+            report: context?.report, background: context?.background, claim: partition.claim
         )
+        @Sendable func network(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody?) {
+            try await AnonymousPartitionClaim.$current.withValue(partition.claim) { try await next(request, body, baseURL) }
+        }
         guard request.method == .get else {
-            let (response, responseBody) = try await next(request, body, baseURL)
+            let (response, responseBody) = try await network(request)
             if policy != .withoutCache { await exchange.invalidateAfter(response) }
             return (response, responseBody)
         }
-        let network: CacheExchange.Network = { request in try await next(request, body, baseURL) }
         switch policy.mode {
         case .withoutCache, .useCacheAndRequestWithoutRecache:
             return try await next(request, body, baseURL)
@@ -86,14 +104,28 @@ public struct HTTPCache: CachingMiddleware {
             return try await exchange.networkAndStore(network, fallback: true)
         case .followHTTP:
             return try await exchange.followHTTP(network)
+        case .revalidate:
+            return try await exchange.revalidateInBackground(network)
         }
     }
 
-    /// The partition of a request: the signed-in identity, else a digest of its credential fields, else "".
-    private func partition(of request: HTTPRequest, _ context: RequestContext?) -> String {
-        if let identity = context?.report.identity { return "id:" + identity }
-        let secrets = [HTTPField.Name.authorization, .xAuthToken, .cookie].flatMap { request.headerFields[values: $0] }
-        return secrets.isEmpty ? "" : "h:" + fnv1a(secrets.joined(separator: "\n"))
+    /// Where a request's responses are kept, and the claim to check when the user can't be known.
+    struct Partition {
+        var name: String
+        var claim: AnonymousPartitionClaim?
+    }
+
+    /// The partition of a request: the user's identity; else a digest of the credentials the request
+    /// carries itself; else the anonymous partition `""`, claimed when nobody could say who is signed in.
+    private func partition(of request: HTTPRequest, _ context: RequestContext?) async -> Partition {
+        var identity = context?.identity ?? .unknown
+        if identity == .unknown, let credentials {
+            identity = context?.requiresAuthentication == false ? .anonymous : await CallIdentity.of(credentials)
+        }
+        if case .user(let user) = identity { return Partition(name: "id:" + user) }
+        let secrets = [HTTPField.Name.authorization, .proxyAuthorization, .xAuthToken, .cookie].flatMap { request.headerFields[values: $0] }
+        if !secrets.isEmpty { return Partition(name: "h:" + fnv1a(secrets.joined(separator: "\n"))) }
+        return Partition(name: "", claim: identity == .unknown ? AnonymousPartitionClaim() : nil)
     }
 
     var clock: Date { now() }

@@ -10,16 +10,25 @@ public struct CacheStatistics: Sendable, Hashable {
     public var misses: Int
     /// Variants removed by this instance to stay under the size limit.
     public var evictions: Int
+    /// Store operations that failed (each is logged with the file's path).
+    public var failures: Int
+    /// Times a file damaged while in use was moved aside and replaced by a fresh one.
+    public var recoveries: Int
     /// Stored variants.
     public var entryCount: Int
     /// Bodies plus approximate metadata size, in bytes.
     public var totalBytes: Int
 
     /// Creates statistics.
-    public init(hits: Int = 0, misses: Int = 0, evictions: Int = 0, entryCount: Int = 0, totalBytes: Int = 0) {
+    public init(
+        hits: Int = 0, misses: Int = 0, evictions: Int = 0, failures: Int = 0, recoveries: Int = 0, entryCount: Int = 0,
+        totalBytes: Int = 0
+    ) {
         self.hits = hits
         self.misses = misses
         self.evictions = evictions
+        self.failures = failures
+        self.recoveries = recoveries
         self.entryCount = entryCount
         self.totalBytes = totalBytes
     }

@@ -7,7 +7,7 @@ extension CacheStore {
     /// Rows that fail to decode (a damaged or foreign file) are skipped, never trapped on.
     /// Pick the variant with ``CacheRules/selectVariant(for:among:)``.
     public func variants(for key: CacheKey) async throws -> [CachedMetadata] {
-        try await writer.read { db in
+        try await read("variants") { db in
             try Row.fetchAll(
                 db,
                 sql: "SELECT \(Self.metadataColumns) FROM entry WHERE partitionKey = ? AND url = ? AND method = ? ORDER BY id",
@@ -27,7 +27,7 @@ extension CacheStore {
             guard let chosen = select(entry.variants) else { return nil }
             if let body = entry.bodies[chosen.id] { return (chosen, body) }
         }
-        let found = try await writer.read { db -> (variants: [CachedMetadata], chosen: CachedMetadata, body: Data?)? in
+        let found = try await read("lookup") { db -> (variants: [CachedMetadata], chosen: CachedMetadata, body: Data?)? in
             let variants = try Row.fetchAll(
                 db,
                 sql: "SELECT \(Self.metadataColumns) FROM entry WHERE partitionKey = ? AND url = ? AND method = ? ORDER BY id",
@@ -46,8 +46,16 @@ extension CacheStore {
 
     /// The body of a variant; `nil` when the variant has been replaced or removed since `entry` was read.
     public func body(for entry: CachedMetadata) async throws -> Data? {
-        try await writer.read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT data FROM body WHERE entryId = ?", arguments: [entry.id])
+        try await read("body") { db in
+            // Matched on the key too, not the id alone: after a damaged file is replaced, ids start
+            // over, and an id read before must not reach another URL's or another user's body.
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT body.data FROM body JOIN entry ON entry.id = body.entryId
+                    WHERE body.entryId = ? AND entry.url = ? AND entry.partitionKey = ? AND entry.method = ?
+                    """,
+                arguments: [entry.id, entry.key.url, entry.key.partition, entry.key.method])
             guard let row else { return nil }
             return (try? row.decode(Data?.self, forColumn: "data")).flatMap { $0 } ?? Data()
         }
@@ -56,7 +64,7 @@ extension CacheStore {
     /// Every stored variant of every method for `url` in `partition`, metadata only.
     public func variants(url: URL, partition: String) async throws -> [CachedMetadata] {
         let normalized = CacheKey.normalizedURL(url)
-        return try await writer.read { db in
+        return try await read("variants") { db in
             try Row.fetchAll(
                 db, sql: "SELECT \(Self.metadataColumns) FROM entry WHERE partitionKey = ? AND url = ? ORDER BY id",
                 arguments: [partition, normalized]

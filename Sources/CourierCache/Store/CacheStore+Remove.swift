@@ -38,7 +38,7 @@ extension CacheStore {
     private func delete(_ sql: String, _ arguments: StatementArguments) async throws -> Int {
         hot.invalidate()
         defer { hot.invalidate() }
-        return try await writer.write { db in
+        return try await write("remove") { db in
             try db.execute(sql: sql, arguments: arguments)
             return db.changesCount
         }

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 import GRDB
 import HTTPTypes
@@ -30,12 +31,12 @@ extension CacheStore {
         let responded = responseTime.timeIntervalSince1970
         hot.invalidate()
         defer { hot.invalidate() }
-        let (stored, evicted) = try await writer.write { db -> (CachedMetadata?, Int) in
+        let (stored, evicted) = try await write("store") { db -> (CachedMetadata?, Eviction) in
             try self.flushTouches(db)
             try db.execute(
                 sql: "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ? AND varyKey = ?",
                 arguments: [key.partition, key.url, key.method, varySelection.canonicalKey])
-            guard body.count + metaSize <= limit else { return (nil, 0) }
+            guard body.count + metaSize <= limit else { return (nil, Eviction()) }
             try db.execute(
                 sql: """
                     INSERT INTO entry (method, url, partitionKey, varyKey, vary, status, headers, requestTime, responseTime,
@@ -55,7 +56,10 @@ extension CacheStore {
                 bodySize: body.count, storedAt: Date(timeIntervalSince1970: now), lastAccess: Date(timeIntervalSince1970: now))
             return (metadata, evicted)
         }
-        if evicted > 0 { counters.add(evictions: evicted) }
+        if evicted.count > 0 {
+            counters.add(evictions: evicted.count)
+            Telemetry.current.count(MetricName.cacheEvictedBytes, [], by: evicted.bytes)
+        }
         return stored
     }
 
@@ -73,7 +77,7 @@ extension CacheStore {
         let now = Date().timeIntervalSince1970
         hot.invalidate()
         defer { hot.invalidate() }
-        return try await writer.write { db in
+        return try await write("updateHeaders") { db in
             try db.execute(
                 sql: """
                     UPDATE entry SET headers = ?, requestTime = ?, responseTime = ?, metaSize = ?, lastAccess = ?,
@@ -95,7 +99,7 @@ extension CacheStore {
     public func touch(_ entry: CachedMetadata) async {
         guard pendingTouches.record(entry.id) else { return }
         do {
-            try await writer.write { db in try self.flushTouches(db) }
+            try await write("touch") { db in try self.flushTouches(db) }
         } catch {
             logger.debug("Cache touch failed", metadata: ["error": "\(error)"])
         }
@@ -114,10 +118,17 @@ extension CacheStore {
         }
     }
 
-    /// Deletes least-recently-used entries (never `keeping`) until the total fits `limit`; returns how many.
-    static func evict(_ db: Database, limit: Int, keeping: Int64) throws -> Int {
+    /// What an eviction removed.
+    struct Eviction {
+        var count = 0
+        var bytes = 0
+    }
+
+    /// Deletes least-recently-used entries (never `keeping`) until the total fits `limit`.
+    static func evict(_ db: Database, limit: Int, keeping: Int64) throws -> Eviction {
         var total = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(bodySize + metaSize), 0) FROM entry") ?? 0
-        guard total > limit else { return 0 }
+        guard total > limit else { return Eviction() }
+        let before = total
         var victims: [Int64] = []
         let rows = try Row.fetchCursor(
             db, sql: "SELECT id, bodySize + metaSize AS size FROM entry WHERE id != ? ORDER BY accessOrder, id",
@@ -132,12 +143,25 @@ extension CacheStore {
                 sql: "DELETE FROM entry WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
                 arguments: StatementArguments(Array(ids)))
         }
-        return victims.count
+        return Eviction(count: victims.count, bytes: before - total)
     }
 }
 
-/// Errors the store throws for invalid input (database failures are GRDB `DatabaseError`s).
-public enum CacheStoreError: Error, Sendable, Hashable {
+/// Errors of the store itself (database failures while running are GRDB `DatabaseError`s).
+public enum CacheStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The status code is outside `100...999`.
     case invalidStatus(Int)
+    /// The database file can't be opened or created (a read-only folder, a full disk, a path under a file).
+    case cannotOpen(path: String, reason: String)
+    /// The store has no database (see ``CacheStore/openOrFallBack(fileURL:maximumSize:logger:)``).
+    case unavailable
+
+    /// What went wrong, with the file's path where there is one.
+    public var description: String {
+        switch self {
+        case .invalidStatus(let status): "Status \(status) can't be stored"
+        case .cannotOpen(let path, let reason): "The cache database at \(path) can't be opened: \(reason)"
+        case .unavailable: "The cache store has no database"
+        }
+    }
 }

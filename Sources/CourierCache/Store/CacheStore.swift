@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 import GRDB
 import Logging
@@ -9,13 +10,19 @@ import Logging
 /// Writing a variant stores its metadata and body in one transaction, then evicts the least
 /// recently used variants while the total size exceeds ``maximumSize``. Several `CacheStore`
 /// instances — in one process or several — may share the file (WAL, 5 s busy timeout).
+///
+/// A store fails loudly and degrades gracefully: every failed operation is logged with the file's
+/// path and counted in ``statistics()``; a file damaged while in use is moved aside and replaced;
+/// and ``openOrFallBack(fileURL:maximumSize:logger:)`` gives an app a working store (on disk, else in
+/// memory, else one that stores nothing) when the file can't be opened at all.
 public final class CacheStore: Sendable {
     /// The size limit in bytes (bodies plus approximate metadata).
     public let maximumSize: Int
     /// Where the database lives; `nil` for an in-memory store.
     public let fileURL: URL?
 
-    let writer: any DatabaseWriter
+    /// The database: replaced when a damaged file is recovered, nil when the store is unavailable.
+    let database: Locked<(any DatabaseWriter)?>
     let logger: Logger
     let counters = StoreCounters()
     /// Variants used since the last write, oldest use first; written in one go (see ``touch(_:)``).
@@ -32,7 +39,8 @@ public final class CacheStore: Sendable {
     ///   - fileURL: the SQLite file; missing parent directories are created.
     ///   - maximumSize: the size limit in bytes; a variant larger than this is never stored.
     ///   - logger: where to report recovery and best-effort failures; silent by default.
-    /// - Throws: a `DatabaseError` or file-system error when the database cannot be opened even after recovery.
+    /// - Throws: ``CacheStoreError/cannotOpen(path:reason:)`` when the database cannot be opened even
+    ///   after recovery (a read-only folder, a full disk…).
     public init(
         fileURL: URL, maximumSize: Int,
         logger: Logger = Logger(label: "courier.cache", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -40,14 +48,40 @@ public final class CacheStore: Sendable {
         self.maximumSize = maximumSize
         self.fileURL = fileURL
         self.logger = logger
-        self.writer = try Self.openRecovering(fileURL: fileURL, logger: logger)
+        do {
+            self.database = Locked(try Self.openRecovering(fileURL: fileURL, logger: logger))
+        } catch {
+            throw CacheStoreError.cannotOpen(path: fileURL.path, reason: "\(error)")
+        }
     }
 
-    private init(writer: any DatabaseWriter, maximumSize: Int, logger: Logger) {
+    private init(writer: (any DatabaseWriter)?, maximumSize: Int, logger: Logger) {
         self.maximumSize = maximumSize
         self.fileURL = nil
         self.logger = logger
-        self.writer = writer
+        self.database = Locked(writer)
+    }
+
+    /// The store at `fileURL`, or — when that file can't be opened — one in memory for this run, or
+    /// as a last resort a store that keeps nothing; either fallback logs an error. A client built
+    /// on it always works; it only caches less.
+    public static func openOrFallBack(
+        fileURL: URL, maximumSize: Int,
+        logger: Logger = Logger(label: "courier.cache", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) -> CacheStore {
+        do {
+            return try CacheStore(fileURL: fileURL, maximumSize: maximumSize, logger: logger)
+        } catch {
+            logger.error(
+                "Cache file can't be opened; caching in memory for this run",
+                metadata: ["path": "\(fileURL.path)", "error": "\(error)"])
+        }
+        do {
+            return try inMemory(maximumSize: maximumSize, logger: logger)
+        } catch {
+            logger.error("In-memory cache can't be created either; nothing is cached", metadata: ["error": "\(error)"])
+            return CacheStore(writer: nil, maximumSize: maximumSize, logger: logger)
+        }
     }
 
     /// Creates an ephemeral store in memory, for tests and sessions that must leave no trace.
@@ -68,12 +102,17 @@ public final class CacheStore: Sendable {
 
     /// The counters of this instance and the current size of the database.
     public func statistics() async throws -> CacheStatistics {
-        let (count, bytes) = try await writer.read { db in
+        let snapshot = counters.snapshot
+        var statistics = CacheStatistics(
+            hits: snapshot.hits, misses: snapshot.misses, evictions: snapshot.evictions,
+            failures: snapshot.failures, recoveries: snapshot.recoveries)
+        guard database.current != nil else { return statistics }
+        let (count, bytes) = try await read("statistics") { db in
             let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS n, COALESCE(SUM(bodySize + metaSize), 0) AS bytes FROM entry")
             return (try row?.decode(Int.self, forColumn: "n") ?? 0, try row?.decode(Int.self, forColumn: "bytes") ?? 0)
         }
-        let snapshot = counters.snapshot
-        return CacheStatistics(
-            hits: snapshot.hits, misses: snapshot.misses, evictions: snapshot.evictions, entryCount: count, totalBytes: bytes)
+        statistics.entryCount = count
+        statistics.totalBytes = bytes
+        return statistics
     }
 }

@@ -1,18 +1,28 @@
 import Courier
 
-/// The in-memory hit / miss / eviction counters of one store.
+/// The in-memory counters of one store: hits, misses, evictions, failed operations and recoveries.
 final class StoreCounters: Sendable {
-    private let values = Locked((hits: 0, misses: 0, evictions: 0))
+    struct Values: Sendable {
+        var hits = 0
+        var misses = 0
+        var evictions = 0
+        var failures = 0
+        var recoveries = 0
+    }
+
+    private let values = Locked(Values())
 
     /// Adds to the counters atomically.
-    func add(hits: Int = 0, misses: Int = 0, evictions: Int = 0) {
+    func add(hits: Int = 0, misses: Int = 0, evictions: Int = 0, failures: Int = 0, recoveries: Int = 0) {
         values.withLock { values in
             values.hits += hits
             values.misses += misses
             values.evictions += evictions
+            values.failures += failures
+            values.recoveries += recoveries
         }
     }
 
-    /// A consistent snapshot of the three counters.
-    var snapshot: (hits: Int, misses: Int, evictions: Int) { values.current }
+    /// A consistent snapshot of the counters.
+    var snapshot: Values { values.current }
 }

@@ -38,5 +38,5 @@ public struct BindUser: EnvelopedEndpoint {
     /// The path, with interpolated values escaped.
     public var path: EndpointPath { "/bind" }
     /// The parameters, placed by method.
-    public var parameters: Parameters { ["phone": .string(phone), "code": .string(code)] }
+    public var parameters: Parameters { ["phone": phone, "code": code] }
 }

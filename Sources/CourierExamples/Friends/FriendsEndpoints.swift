@@ -19,7 +19,7 @@ public enum FriendsEndpoints {
         /// The path, with interpolated values escaped.
         public var path: EndpointPath { "/users/\(userID)/friends" }
         /// The parameters, placed by method.
-        public var parameters: Parameters { ["limit": limit.map { .int($0) } ?? nil] }
+        public var parameters: Parameters { ["limit": limit] }
     }
 
     /// `POST /users/{id}/friends` with `{"friendId": …}`: befriends another user.
@@ -40,7 +40,7 @@ public enum FriendsEndpoints {
         /// The path, with interpolated values escaped.
         public var path: EndpointPath { "/users/\(userID)/friends" }
         /// The parameters, placed by method.
-        public var parameters: Parameters { ["friendId": .int(friendID)] }
+        public var parameters: Parameters { ["friendId": friendID] }
     }
 
     /// `DELETE /users/{id}/friends/{friendId}`: ends a friendship.

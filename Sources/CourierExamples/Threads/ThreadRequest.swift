@@ -54,11 +54,11 @@ public enum ThreadRequest: Endpoint {
     public var parameters: Parameters {
         switch self {
         case .addMembers(let threadID, let members):
-            ["threadId": .string(threadID), "members": .array(members.map { .string($0) })]
+            ["threadId": threadID, "members": members]
         case .loadMissed(let threadID, let since, let limit):
-            ["threadId": .string(threadID), "since": .string(since.formatted(.iso8601)), "limit": .int(limit)]
+            ["threadId": threadID, "since": since, "limit": limit]
         case .delete(let threadID):
-            ["threadId": .string(threadID)]
+            ["threadId": threadID]
         case .update(let threadID, let changes):
             .encodable(ThreadUpdateBody(threadId: threadID, changes: changes))
         }

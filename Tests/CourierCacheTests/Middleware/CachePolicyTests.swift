@@ -46,6 +46,7 @@ import Testing
         countingRoute(fixture.server, headers: [])
         let error = await #expect(throws: CourierError.self) { try await fixture.client.send(Feed(), cachePolicy: .cacheOnly) }
         #expect(error?.status == .gatewayTimeout)
+        #expect(error?.detail.contains("504 from the cache") == true, "no server was asked: \(error?.detail ?? "")")
         #expect(fixture.server.requestCount("/feed") == 0)
         _ = try await fixture.client.send(Feed(), cachePolicy: .networkOnly)
         let cached = try await fixture.client.response(for: Feed(), cachePolicy: .cacheOnly)
@@ -127,7 +128,7 @@ import Testing
             typealias Response = JSON
             var number: Int
             var path: EndpointPath { "/feed" }
-            var query: Parameters { ["page": .int(number)] }
+            var query: Parameters { ["page": number] }
         }
         let fixture = try await CacheFixture.make()
         defer { Task { await fixture.tearDown() } }

@@ -1,3 +1,4 @@
+import Courier
 import CourierCache
 import Foundation
 import Testing
@@ -71,5 +72,12 @@ import Testing
         _ = HTTPDate.string(from: .distantPast)
         _ = HTTPDate.string(from: Date(timeIntervalSince1970: .nan))
         _ = HTTPDate.string(from: Date(timeIntervalSince1970: .infinity))
+    }
+
+    /// Found by the HTTPDate fuzzer: a leap second at the end of 9999 named year 10000, which
+    /// formats back to 9999-12-31 23:59:59 — a date that does not round-trip is refused.
+    @Test func aLeapSecondPastYear9999IsRefused() {
+        #expect(HTTPDate.parse("Fri, 31 Dec 9999 23:59:60 GMT") == nil)
+        #expect(HTTPDate.parse("Fri, 31 Dec 9999 23:59:59 GMT") != nil)
     }
 }

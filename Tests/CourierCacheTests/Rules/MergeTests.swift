@@ -1,3 +1,4 @@
+import Courier
 import CourierCache
 import Foundation
 import HTTPTypes

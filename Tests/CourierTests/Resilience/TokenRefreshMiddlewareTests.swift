@@ -101,12 +101,11 @@ extension ResilienceTests {
             #expect(refreshes.count == 1)
         }
 
-        @Test func aFailedRefreshSignsOutOnceAndExpiresEveryWaitingCall() async throws {
-            struct RefreshRejected: Error {}
+        @Test func aRefusedRefreshSignsOutOnceAndExpiresEveryWaitingCall() async throws {
             let refusals = refusals
             let client = client(transport()) { _ in
                 await refusals.wait(for: 20)
-                throw RefreshRejected()
+                throw CourierError(.sessionExpired, detail: "refresh token revoked")
             }
             let errors = await withTaskGroup(of: CourierError?.self) { group in
                 for _ in 0 ..< 20 {
@@ -123,7 +122,7 @@ extension ResilienceTests {
                 return await group.reduce(into: []) { $0.append($1) }
             }
             #expect(errors.map(\.?.kind) == Array(repeating: .sessionExpired, count: 20))
-            #expect(errors.allSatisfy { $0?.underlying is RefreshRejected })
+            #expect(errors.allSatisfy { ($0?.underlying as? CourierError)?.detail == "refresh token revoked" })
             #expect(refreshes.count == 1)
             #expect(signOuts.count == 1)
             #expect(store.credentials == nil)
@@ -144,7 +143,7 @@ extension ResilienceTests {
         }
 
         @Test func aLaterRefusalAfterTheSessionEndedExpiresWithoutRefreshing() async throws {
-            let client = client(transport()) { _ in throw CancellationError() }
+            let client = client(transport()) { _ in throw CourierError(.sessionExpired, detail: "refused") }
             let first = try #require(await #expect(throws: CourierError.self) { try await client.send(Call()) })
             #expect(first.kind == .sessionExpired)
             // Signed out now: nothing is sent with credentials, so the 401 passes through untouched.

@@ -1,0 +1,52 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Tracing
+
+/// Gives each network attempt of a call its own CLIENT span, a child of the call's, with
+/// `http.request.resend_count` (0 for the first attempt), and puts the trace context in the
+/// request's header fields (W3C `traceparent` with an OpenTelemetry tracer) so the server
+/// continues the trace.
+///
+/// List it last, after the retry, token refresh and cache middlewares, with ``TelemetryMiddleware`` first.
+public struct AttemptTelemetryMiddleware: ClientMiddleware {
+    /// The backends; nil uses the call's ``Client/Configuration/telemetry``, else the process-wide ones.
+    public var telemetry: Telemetry?
+
+    /// Creates the middleware.
+    public init(telemetry: Telemetry? = nil) {
+        self.telemetry = telemetry
+    }
+
+    /// Sends the attempt inside a span of its own.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let context = RequestContext.current
+        let telemetry = self.telemetry ?? context?.telemetry ?? Telemetry()
+        guard telemetry.traces else { return try await next(request, body, baseURL) }
+        let labels = CallLabels(request: request, baseURL: baseURL, operationID: operationID, context: context)
+        let span = telemetry.startClientSpan(labels)
+        defer { span.end() }
+        span.attributes["http.request.resend_count"] = AttemptCounter.current?.next() ?? 0
+        let traced = telemetry.injecting(span, into: request)
+        do {
+            let (response, responseBody) = try await ServiceContext.withValue(span.context) { try await next(traced, body, baseURL) }
+            span.attributes["http.response.status_code"] = response.status.code
+            if let errorType = CallLabels.errorType(status: response.status, error: nil) {
+                span.attributes["error.type"] = errorType
+                span.setStatus(SpanStatus(code: .error))
+            }
+            return (response, responseBody)
+        } catch {
+            span.attributes["error.type"] = CallLabels.errorType(status: nil, error: error)
+            span.recordError(error)
+            span.setStatus(SpanStatus(code: .error))
+            throw error
+        }
+    }
+}

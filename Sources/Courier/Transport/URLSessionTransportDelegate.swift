@@ -1,0 +1,141 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The session delegate of ``URLSessionTransport``: collects each task's body within its limit,
+/// refuses redirects, and finishes each task's ``Transfer`` exactly once.
+// @unchecked: the only state is `transfers`, behind a lock; each Transfer locks its own state.
+final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let transfers = Locked<[Int: Transfer]>([:])
+
+    func register(_ transfer: Transfer, for task: URLSessionTask) {
+        transfers.withLock { $0[task.taskIdentifier] = transfer }
+    }
+
+    private func transfer(for task: URLSessionTask) -> Transfer? {
+        transfers.withLock { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        let accepted = transfer(for: dataTask)?.receive(response) ?? true
+        completionHandler(accepted ? .allow : .cancel)
+        if !accepted { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        if transfer(for: dataTask)?.append(data) == false { dataTask.cancel() }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        // The client follows redirects itself, hop by hop, so credentials never reach another origin.
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        transfer?.complete(error: error, response: task.response)
+    }
+
+    /// One task's response and body as they arrive, and the continuation they end in.
+    final class Transfer: Sendable {
+        private struct State {
+            var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+            var body: BodyAccumulator?
+            var response: URLResponse?
+            var failure: CourierError?
+            var timer: DeadlineTimer.Token?
+            var finished = false
+        }
+
+        private let state: Locked<State>
+        private let limit: Int
+        private let timeout: Duration
+
+        init(limit: Int, timeout: Duration) {
+            self.limit = limit
+            self.timeout = timeout
+            state = Locked(State())
+        }
+
+        func start(_ continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
+            state.withLock { $0.continuation = continuation }
+        }
+
+        /// Keeps the timer to cancel on completion; false when the transfer already finished.
+        func keep(_ timer: DeadlineTimer.Token) -> Bool {
+            state.withLock { state in
+                if !state.finished { state.timer = timer }
+                return !state.finished
+            }
+        }
+
+        /// Records that the deadline passed, before the task is cancelled (an earlier failure wins).
+        func timeOut() {
+            let error = CourierError(.timedOut, detail: "No complete response within \(timeout)")
+            state.withLock { if $0.failure == nil { $0.failure = error } }
+        }
+
+        /// Takes the response head; false when its announced length is over the limit.
+        func receive(_ response: URLResponse) -> Bool {
+            let announced = response.expectedContentLength >= 0 ? Int(clamping: response.expectedContentLength) : nil
+            return state.withLock { state in
+                state.response = response
+                do throws(CourierError) {
+                    state.body = try BodyAccumulator(limit: limit, announcedLength: announced)
+                    return true
+                } catch {
+                    if state.failure == nil { state.failure = error }
+                    return false
+                }
+            }
+        }
+
+        /// Adds body bytes; false once the body is over the limit.
+        func append(_ data: Data) -> Bool {
+            state.withLock { state in
+                guard state.failure == nil else { return false }
+                do throws(CourierError) {
+                    if state.body == nil { state.body = try BodyAccumulator(limit: limit, announcedLength: nil) }
+                    try state.body?.append(data)
+                    return true
+                } catch {
+                    state.failure = error
+                    state.body = nil
+                    return false
+                }
+            }
+        }
+
+        /// Resumes the caller with the body, or with the first failure.
+        func complete(error: (any Error)?, response: URLResponse?) {
+            let (continuation, timer, result) = state.withLock { state in
+                state.finished = true
+                defer {
+                    state.continuation = nil
+                    state.timer = nil
+                    state.body = nil
+                }
+                let result: Result<(Data, URLResponse), any Error>
+                if let failure = state.failure {
+                    result = .failure(failure)
+                } else if let error {
+                    result = .failure(CourierError.from(transportError: error))
+                } else if let response = state.response ?? response {
+                    result = .success((state.body?.data ?? Data(), response))
+                } else {
+                    result = .failure(CourierError(.invalidResponse, detail: "URLSession returned no response"))
+                }
+                return (state.continuation, state.timer, result)
+            }
+            timer?.cancel()
+            continuation?.resume(with: result)
+        }
+    }
+}

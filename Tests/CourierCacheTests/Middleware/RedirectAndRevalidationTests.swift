@@ -1,0 +1,99 @@
+import Courier
+import CourierAsyncHTTPClient
+import CourierCache
+import CourierTesting
+import Foundation
+import Testing
+
+/// The cache sees every redirect hop under its own URL, and stale-while-revalidate answers at once
+/// while one revalidation runs in the background.
+@Suite(.serialized) struct RedirectAndRevalidationTests {
+    enum Transport: String, CaseIterable, Sendable {
+        case asyncHTTPClient, urlSession
+        func make() -> any ClientTransport {
+            switch self {
+            case .asyncHTTPClient: AsyncHTTPClientTransport()
+            case .urlSession: URLSessionTransport()
+            }
+        }
+    }
+
+    @Test(arguments: Transport.allCases, [
+        (302, [MockHeader]()),
+        (307, [MockHeader("Cache-Control", "no-store")]),
+    ])
+    func eachRedirectHopIsCachedUnderItsOwnURL(transport: Transport, redirect: (status: Int, headers: [MockHeader])) async throws {
+        let fixture = try await CacheFixture.make(transport: transport.make())
+        defer { Task { await fixture.tearDown() } }
+        fixture.server.route("GET", "/old", respond: .status(redirect.status, headers: [MockHeader("Location", "/new")] + redirect.headers))
+        countingRoute(fixture.server, "/new", headers: [MockHeader("Cache-Control", "max-age=3600")])
+
+        #expect(try await fixture.client.send(Feed(path: "/old"), cachePolicy: .followHTTP)["n"]?.int == 1)
+        let second = try await fixture.client.response(for: Feed(path: "/old"), cachePolicy: .followHTTP)
+        #expect(second.value["n"]?.int == 1, "the target's fresh copy is reused")
+        #expect(fixture.server.requestCount("/old") == 2, "the redirect itself was not fresh: the origin is asked again")
+        #expect(fixture.server.requestCount("/new") == 1)
+    }
+
+    @Test func withinStaleWhileRevalidateTheCallerGetsTheStaleCopyAtOnce() async throws {
+        let fixture = try await CacheFixture.make()
+        defer { Task { await fixture.tearDown() } }
+        let calls = Locked(0)
+        fixture.server.route("GET", "/feed") { _ in
+            let n = calls.withLock { value -> Int in
+                value += 1
+                return value
+            }
+            if n > 1 { try? await Task.sleep(for: .seconds(2)) }
+            return .json(#"{"n":\#(n)}"#, headers: [MockHeader("Cache-Control", "max-age=1, stale-while-revalidate=60")])
+        }
+        _ = try await fixture.client.send(Feed(), cachePolicy: .followHTTP)
+        fixture.clock.advance(by: 1.5)
+
+        let started = ContinuousClock.now
+        let first = try await fixture.client.response(for: Feed(), cachePolicy: .followHTTP)
+        let second = try await fixture.client.response(for: Feed(), cachePolicy: .followHTTP)
+        let waited = ContinuousClock.now - started
+        #expect(first.source == .stale && second.source == .stale)
+        #expect(first.value["n"]?.int == 1 && second.value["n"]?.int == 1)
+        #expect(waited < .seconds(1), "the callers waited \(waited) for the revalidation")
+
+        await fixture.client.waitForBackgroundWork()
+        #expect(fixture.server.requestCount("/feed") == 2, "one background revalidation for both callers")
+        let refreshed = try await fixture.client.response(for: Feed(), cachePolicy: .followHTTP)
+        #expect(refreshed.source == .cache)
+        #expect(refreshed.value["n"]?.int == 2)
+    }
+
+    @Test func aFailedBackgroundRevalidationIsLoggedAndKeepsTheEntry() async throws {
+        let server = try await MockServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let logs = LogCapture()
+        let store = try CacheStore.inMemory(maximumSize: 1 << 20, logger: logs.logger)
+        let clock = TestDate()
+        let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [HTTPCache(store: store, now: { clock.now })])
+        server.route("GET", "/feed", script: [
+            .json(#"{"n":1}"#, headers: [MockHeader("Cache-Control", "max-age=1, stale-while-revalidate=60")]),
+            MockResponse.json("{}").with(fault: .reset),
+        ])
+        _ = try await client.send(Feed(), cachePolicy: .followHTTP)
+        clock.advance(by: 2)
+        #expect(try await client.response(for: Feed(), cachePolicy: .followHTTP).source == .stale)
+        await client.waitForBackgroundWork()
+        #expect(logs.messages.contains { $0.contains("Background revalidation failed") })
+        let again = try await client.response(for: Feed(), cachePolicy: .followHTTP)
+        #expect(again.source == .stale)
+        #expect(again.value["n"]?.int == 1)
+    }
+
+    @Test func pastTheWindowTheCallerWaitsForTheRevalidation() async throws {
+        let fixture = try await CacheFixture.make()
+        defer { Task { await fixture.tearDown() } }
+        countingRoute(fixture.server, headers: [MockHeader("Cache-Control", "max-age=1, stale-while-revalidate=5")])
+        _ = try await fixture.client.send(Feed(), cachePolicy: .followHTTP)
+        fixture.clock.advance(by: 10)
+        let response = try await fixture.client.response(for: Feed(), cachePolicy: .followHTTP)
+        #expect(response.source == .network)
+        #expect(response.value["n"]?.int == 2)
+    }
+}
