@@ -76,7 +76,7 @@ public struct RedirectMiddleware: ClientMiddleware {
             throw Self.failure("A \(response.status.code) redirect without a Location", at: current)
         }
         guard let target = URL(string: location, relativeTo: current.url)?.absoluteURL,
-              let origin = Origin(target), let base = origin.url
+              let origin = Origin(target)
         else {
             throw Self.failure("A redirect to '\(location)', which is not an http or https URL", at: current)
         }
@@ -101,7 +101,7 @@ public struct RedirectMiddleware: ClientMiddleware {
         request.path = components?.percentEncodedQuery.map { path + "?" + $0 } ?? path
         request.scheme = nil
         request.authority = nil
-        return Hop(request: request, body: body, baseURL: base, withholdsCredentials: withholds)
+        return Hop(request: request, body: body, baseURL: origin.url, withholdsCredentials: withholds)
     }
 
     private func isCredential(_ name: HTTPField.Name) -> Bool {
