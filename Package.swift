@@ -125,7 +125,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierTransportTests",
-            dependencies: ["Courier", "CourierAsyncHTTPClient", "CourierTesting", "CourierExamples"],
+            dependencies: [
+                "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierTesting", "CourierExamples",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

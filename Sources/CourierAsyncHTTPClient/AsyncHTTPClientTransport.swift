@@ -11,9 +11,9 @@ import OpenAPIRuntime
 /// Courier's own rather than swift-openapi-async-http-client's, which (1.5.0) merges repeated
 /// response header fields and force-unwraps header names. This one appends every field as it came
 /// (two `Set-Cookie` lines stay two), skips names that are not valid tokens, and throws
-/// ``CourierError``. It enforces the call's timeout on the whole response, head and body (a
-/// ``BufferingTransport``), and reads the body up to the client's size limit.
-public struct AsyncHTTPClientTransport: BufferingTransport {
+/// ``CourierError``. Bodies stream both ways with backpressure, and the call's timeout bounds the
+/// whole response, head and body, on the event loop (a ``TimeoutEnforcingTransport``).
+public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
     /// The client requests run on.
     public let client: HTTPClient
 
@@ -43,32 +43,41 @@ public struct AsyncHTTPClientTransport: BufferingTransport {
         return configuration
     }
 
-    /// Sends one request and returns the response with its whole body.
+    /// Request bodies up to this size are gathered into one buffer (and can be sent again); larger
+    /// ones, or of unknown length, stream.
+    static let gatheredBodyLimit = 1 << 20
+
+    /// Sends one request; the response body streams as it arrives.
     ///
-    /// `execute(_:deadline:)` bounds the head (and honours cancellation) but lets a slow body
-    /// stream past the deadline, so the body is read in a task of its own that Courier's
-    /// ``DeadlineTimer`` cancels when the time is up. That task starts on this thread: a body that
-    /// has already arrived (most small responses) is read without suspending, and then no timer is
-    /// set and no other thread is woken.
-    public func exchange(_ request: HTTPRequest, body: Data?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, Data) {
-        let call = prepare(request, body: body, baseURL: baseURL)
-        let response: HTTPClientResponse
+    /// AsyncHTTPClient's delegate API takes a deadline for the whole response (its async API's
+    /// bounds only the head), so a slow body fails with ``CourierError/Kind/timedOut`` at the same
+    /// moment a slow head would.
+    public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        let deadline = Deadline.forCurrentAttempt()
+        let (outgoing, replayable) = try await makeRequest(request, body: body, baseURL: baseURL)
         do {
-            response = try await execute(call.request, deadline: call.deadline, idempotent: Self.isIdempotent(request.method))
+            return try await start(outgoing, method: request.method, deadline: deadline)
+        } catch where replayable && Self.isIdempotent(request.method) && Self.isClosedBeforeAnswering(error) && !Task.isCancelled {
+            // A pooled connection the server closed just as the request went out gave no answer at
+            // all: the request goes once more, on a new connection (not a retry).
+            do { return try await start(outgoing, method: request.method, deadline: deadline) } catch { throw Self.map(error, deadline: deadline) }
         } catch {
-            throw AsyncHTTPClientTransport.map(error)
+            throw Self.map(error, deadline: deadline)
         }
-        return try await Self.read(response, deadline: call.deadline, timeout: call.timeout, limit: call.limit)
     }
 
-    /// The response head. A pooled connection the server closed just as the request went out gave
-    /// no answer at all, so an idempotent request is sent once more, on a new connection (not a retry).
-    private func execute(_ request: HTTPClientRequest, deadline: NIODeadline, idempotent: Bool) async throws -> HTTPClientResponse {
-        do {
-            return try await client.execute(request, deadline: deadline, logger: nil)
-        } catch where idempotent && Self.isClosedBeforeAnswering(error) && !Task.isCancelled {
-            return try await client.execute(request, deadline: deadline, logger: nil)
-        }
+    /// Starts the request and waits for the head; the body follows through the stream.
+    private func start(_ request: HTTPClient.Request, method: HTTPRequest.Method, deadline: Deadline) async throws -> (HTTPResponse, HTTPBody?) {
+        let stream = ResponseStream()
+        let task = client.execute(request: request, delegate: stream, deadline: .now() + TimeAmount(deadline.remaining))
+        stream.attach(task)
+        let head = try await stream.head()
+        let response = try Self.makeResponse(head)
+        // A HEAD's, 204's or 304's Content-Length describes another response's body, not this one's.
+        let hasBody = method != .head && response.status != .noContent && response.status != .notModified
+        let announced = hasBody ? head.headers.first(name: "content-length").flatMap(Int64.init) : nil
+        let length: HTTPBody.Length = announced.map { .known($0) } ?? .unknown
+        return (response, HTTPBody(ResponseBodyChunks(stream, deadline: deadline), length: length, iterationBehavior: .single))
     }
 
     /// Whether a request failed because its connection closed before any answer came.
@@ -87,76 +96,45 @@ public struct AsyncHTTPClientTransport: BufferingTransport {
         [.get, .head, .put, .delete, .options, .trace].contains(method)
     }
 
-    /// The outgoing request and the bounds the context sets for it.
-    ///
-    /// Not inlined into ``exchange(_:body:baseURL:operationID:)``: building the request's temporaries
-    /// then stay on the thread's stack instead of in the exchange's async frame.
-    @inline(never)
-    private func prepare(_ request: HTTPRequest, body: Data?, baseURL: URL) -> (request: HTTPClientRequest, deadline: NIODeadline, timeout: Duration, limit: Int) {
-        let context = RequestContext.current
-        let timeout = context?.timeout ?? .seconds(60)
-        return (makeRequest(request, body: body, baseURL: baseURL), NIODeadline.now() + TimeAmount(timeout), timeout, context?.maximumBodySize ?? .max)
-    }
-
-    /// The head as an `HTTPResponse` and the whole body, read by `deadline` and within `limit` bytes.
-    package static func read(
-        _ response: HTTPClientResponse, deadline: NIODeadline, timeout: Duration, limit: Int
-    ) async throws -> (HTTPResponse, Data) {
-        let head = try makeResponse(response)
-
-        // What the body task reads, whether it finished without suspending, and whether the timer
-        // fired: one box that the task's closure captures alone, so the closure needs no context of its own.
-        let progress = Locked(BodyProgress(response: response, limit: limit))
-        // Detached: reading bytes needs none of the caller's task-local values, so none are copied.
-        let reading = Task.startingImmediately(detached: true) {
-            let (response, limit) = progress.withLock { ($0.response, $0.limit) }
-            let data = try await collect(response, limit: limit)
-            progress.withLock { $0.finished = true }
-            return data
-        }
-        do {
-            // The common case: the body was already in memory and the task is done. There is
-            // nothing left to time out or cancel, and `value` does not suspend.
-            if progress.withLock({ $0.finished }) { return (head, try await reading.value) }
-
-            let timer = DeadlineTimer.shared.schedule(after: .nanoseconds(max(0, (deadline - .now()).nanoseconds))) {
-                progress.withLock { $0.timedOut = true }
-                reading.cancel()
-            }
-            defer { timer.cancel() }
-            let data = try await withTaskCancellationHandler {
-                try await reading.value
-            } onCancel: {
-                reading.cancel()
-            }
-            return (head, data)
-        } catch {
-            if progress.withLock({ $0.timedOut }) { throw CourierError(.timedOut, detail: "No complete response within \(timeout)") }
-            throw AsyncHTTPClientTransport.map(error)
-        }
-    }
-
-    /// The AsyncHTTPClient request for an HTTP request relative to `baseURL`.
-    package func makeRequest(_ request: HTTPRequest, body: Data?, baseURL: URL) -> HTTPClientRequest {
-        var outgoing = HTTPClientRequest(url: baseURL.absoluteString(appendingRequestPath: request.path))
-        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
-        outgoing.headers.reserveCapacity(request.headerFields.count)
+    /// The AsyncHTTPClient request for an HTTP request relative to `baseURL`, and whether it can be
+    /// sent again (its body, if any, gathered in memory).
+    package func makeRequest(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPClient.Request, replayable: Bool) {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(request.headerFields.count)
         for field in request.headerFields {
-            outgoing.headers.add(name: field.name.rawName, value: field.value)
+            headers.add(name: field.name.rawName, value: field.value)
         }
-        if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        return outgoing
+        let (outgoing, replayable) = try await makeBody(body)
+        do {
+            let url = baseURL.absoluteString(appendingRequestPath: request.path)
+            return (try HTTPClient.Request(url: url, method: HTTPMethod(rawValue: request.method.rawValue), headers: headers, body: outgoing), replayable)
+        } catch {
+            throw Self.map(error)
+        }
     }
 
-    /// Reads the body into one `Data` (one copy of each chunk), failing past `limit` bytes.
-    private static func collect(_ response: HTTPClientResponse, limit: Int) async throws -> Data {
-        let announced = response.headers.first(name: "content-length").flatMap(Int.init)
-        var accumulator = try BodyAccumulator(limit: limit, announcedLength: announced)
-        for try await chunk in response.body { try accumulator.append(chunk.readableBytesView) }
-        return accumulator.data
+    /// A small body of known length gathered into one buffer; any other streamed as it is read.
+    private func makeBody(_ body: HTTPBody?) async throws -> (HTTPClient.Body?, replayable: Bool) {
+        guard let body else { return (nil, true) }
+        if case .known(let length) = body.length, length <= Self.gatheredBodyLimit {
+            var buffer = ByteBuffer()
+            buffer.reserveCapacity(Int(length))
+            for try await chunk in body { buffer.writeBytes(chunk) }
+            return (.byteBuffer(buffer), true)
+        }
+        let length: Int64? = if case .known(let length) = body.length { length } else { nil }
+        let eventLoop = client.eventLoopGroup.any()
+        let streamed = HTTPClient.Body.stream(contentLength: length) { writer in
+            let written = eventLoop.makePromise(of: Void.self)
+            written.completeWithTask {
+                for try await chunk in body { try await writer.write(.byteBuffer(ByteBuffer(bytes: chunk))).get() }
+            }
+            return written.futureResult
+        }
+        return (streamed, false)
     }
 
-    private static func makeResponse(_ response: HTTPClientResponse) throws -> HTTPResponse {
+    private static func makeResponse(_ response: HTTPResponseHead) throws -> HTTPResponse {
         let code = Int(response.status.code)
         guard (100...999).contains(code) else {
             throw CourierError(.invalidResponse, detail: "Status code \(code) is not valid HTTP")
@@ -170,14 +148,6 @@ public struct AsyncHTTPClientTransport: BufferingTransport {
         }
         return HTTPResponse(status: .init(code: code), headerFields: fields)
     }
-}
-
-/// The body task's input and progress, shared with the caller and the timer.
-private struct BodyProgress {
-    let response: HTTPClientResponse
-    let limit: Int
-    var finished = false
-    var timedOut = false
 }
 
 extension TimeAmount {

@@ -58,24 +58,24 @@ func microCases(iterations: Int) throws -> [MicroCase] {
     let empty = Data("{}".utf8)
     // The chain is timed over a transport that needs no client-side timer, so the timer's noise
     // (a task group with two child tasks) does not drown the chain's cost.
-    let plain = Client(baseURL: baseURL, transport: NoopBufferingTransport(body: empty))
+    let plain = Client(baseURL: baseURL, transport: NoopTimedTransport(body: empty))
     let chained = Client(
-        baseURL: baseURL, transport: NoopBufferingTransport(body: empty), middlewares: Array(repeating: NoopMiddleware(), count: 5)
+        baseURL: baseURL, transport: NoopTimedTransport(body: empty), middlewares: Array(repeating: NoopMiddleware(), count: 5)
     )
     let timed = Client(baseURL: baseURL, transport: NoopTransport(body: empty))
     let large = Fixtures.large
-    let smallClient = Client(baseURL: baseURL, transport: NoopBufferingTransport(body: Fixtures.small))
+    let smallClient = Client(baseURL: baseURL, transport: NoopTimedTransport(body: Fixtures.small))
     let small = Fixtures.small
     let telemetryClient = Client(
-        baseURL: baseURL, transport: NoopBufferingTransport(body: Fixtures.small),
+        baseURL: baseURL, transport: NoopTimedTransport(body: Fixtures.small),
         middlewares: [TelemetryMiddleware(), AttemptTelemetryMiddleware()]
     )
-    let postClient = Client(baseURL: baseURL, transport: NoopBufferingTransport(body: Fixtures.postAnswer))
+    let postClient = Client(baseURL: baseURL, transport: NoopTimedTransport(body: Fixtures.postAnswer))
     let encoder = JSONEncoder()
-    let largeClient = Client(baseURL: baseURL, transport: NoopBufferingTransport(body: large))
+    let largeClient = Client(baseURL: baseURL, transport: NoopTimedTransport(body: large))
     let decoder = JSONDecoder()
     let notFound = Client(
-        baseURL: baseURL, transport: NoopBufferingTransport(status: .notFound, body: Data(#"{"message":"no such user"}"#.utf8))
+        baseURL: baseURL, transport: NoopTimedTransport(status: .notFound, body: Data(#"{"message":"no such user"}"#.utf8))
     )
     let timeoutError = URLError(.timedOut)
     let largeIterations = max(3, iterations / 2000)
@@ -137,7 +137,7 @@ func microCases(iterations: Int) throws -> [MicroCase] {
                 guard (error as? CourierError)?.kind == .server else { throw BenchError("expected a server error, got \(error)") }
             }
         },
-    ] + (try transportMicroCases(iterations: iterations))
+    ]
 }
 
 /// Derived figures and target checks from the micro results.
@@ -169,7 +169,6 @@ func microTargets(_ results: [MicroResult]) -> (lines: [String], checks: [Target
         lines.append(String(format: "1 MB decode through Courier: %.3f× plain JSONDecoder", ratio))
         checks.append(TargetCheck(target: "1 MB decode ≤ 1.05× JSONDecoder", measured: String(format: "%.3f×", ratio), met: ratio <= 1.05))
     }
-    lines += transportMicroLines(results)
     return (lines, checks)
 }
 

@@ -12,13 +12,13 @@ struct NoopTransport: ClientTransport {
     }
 }
 
-/// The no-op transport as a ``BufferingTransport`` (like Courier's own): no timer, no body stream.
-struct NoopBufferingTransport: BufferingTransport {
+/// The no-op transport as a ``TimeoutEnforcingTransport`` (like Courier's own): the client adds no timer.
+struct NoopTimedTransport: TimeoutEnforcingTransport {
     var status: HTTPResponse.Status = .ok
     var body: Data
 
-    func exchange(_ request: HTTPRequest, body _: Data?, baseURL _: URL, operationID _: String) async throws -> (HTTPResponse, Data) {
-        (HTTPResponse(status: status, headerFields: [.contentType: "application/json"]), body)
+    func send(_ request: HTTPRequest, body _: HTTPBody?, baseURL _: URL, operationID _: String) async throws -> (HTTPResponse, HTTPBody?) {
+        (HTTPResponse(status: status, headerFields: [.contentType: "application/json"]), HTTPBody(body))
     }
 }
 

@@ -39,15 +39,14 @@ func runSoak(
     let noopShortTimeout = Client(baseURL: server.baseURL, transport: NoopTransport(body: Fixtures.small)) { $0.timeout = .seconds(1) }
     // A cache policy other than `withoutCache` sends every GET through in-flight coalescing.
     let coalescing = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(client: http)) { $0.cachePolicy = .followHTTP }
-    let noopBuffering = Client(baseURL: server.baseURL, transport: NoopBufferingTransport(body: Fixtures.small))
+    let noopTimed = Client(baseURL: server.baseURL, transport: NoopTimedTransport(body: Fixtures.small))
     let send: @Sendable (Int) async throws -> Void
     switch subject {
     case "raw-ahc": send = { n in _ = try await raw.get("/small.json?n=\(n)", as: SmallUser.self) }
-    case "courier-noop-no-timer": send = { n in _ = try await noopBuffering.send(SmallEndpoint(n: n)) }
+    case "courier-noop-no-timer": send = { n in _ = try await noopTimed.send(SmallEndpoint(n: n)) }
     case "courier-noop-1s-timeout": send = { n in _ = try await noopShortTimeout.send(SmallEndpoint(n: n)) }
     case "courier-coalescing": send = { n in _ = try await coalescing.send(SmallEndpoint(n: n)) }
     case "courier-noop": send = { n in _ = try await noop.send(SmallEndpoint(n: n)) }
-    case "ahc-body-read": send = Breakdown.bodyRead(http: http, baseURL: server.baseURL).getSmall
     case "ahc-transport": send = Breakdown.ahcTransport(http: http, baseURL: server.baseURL).getSmall
     default: send = { n in _ = try await client.send(SmallEndpoint(n: n)) }
     }

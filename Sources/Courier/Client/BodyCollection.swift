@@ -2,7 +2,7 @@ import Foundation
 import OpenAPIRuntime
 
 /// Reads a whole body into memory, failing with ``CourierError/Kind/bodyTooLarge`` past `limit` bytes.
-func collectBody(_ body: HTTPBody?, limit: Int) async throws -> Data {
+package func collectBody(_ body: HTTPBody?, limit: Int) async throws -> Data {
     guard let body else { return Data() }
     let announced: Int? = if case .known(let length) = body.length { Int(clamping: length) } else { nil }
     var accumulator = try BodyAccumulator(limit: limit, announcedLength: announced)
@@ -42,4 +42,19 @@ extension CourierError {
         let what = size.map { "The response body (\($0) bytes)" } ?? "The response body"
         return CourierError(.bodyTooLarge, detail: "\(what) exceeds the limit of \(limit) bytes")
     }
+}
+
+/// A request body gathered into memory for a transport that sends it whole, failing with
+/// ``CourierError/Kind/invalidRequest`` past `limit` bytes; nil without a body.
+package func gatherRequestBody(_ body: HTTPBody?, limit: Int) async throws -> Data? {
+    guard let body else { return nil }
+    var data = Data()
+    if case .known(let length) = body.length { data.reserveCapacity(Int(clamping: min(length, Int64(limit)))) }
+    for try await chunk in body {
+        guard data.count + chunk.count <= limit else {
+            throw CourierError(.invalidRequest, detail: "The request body exceeds the \(limit) bytes this transport sends from memory")
+        }
+        data.append(contentsOf: chunk)
+    }
+    return data
 }

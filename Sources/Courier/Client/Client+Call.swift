@@ -123,8 +123,8 @@ extension Client {
         try await RequestContext.$current.withValue(context) {
             let requestBody = built.body.map { HTTPBody($0) }
             let (head, body) = try await followingRedirects(built.head, body: requestBody, operationID: context.endpoint)
-            // The terminal already buffered this body: its bytes are taken instead of collected again.
-            let data = try await context.report.bytes(of: body, limit: configuration.maximumBodySize)
+            // The edge: the one place a decoded call's body is gathered, within the size limit.
+            let data = try await collectBody(body, limit: configuration.maximumBodySize)
             return InFlightCalls.Outcome(head: head, body: data, source: context.report.source, attempts: context.report.attempts)
         }
     }
@@ -164,41 +164,27 @@ extension Client {
         return index
     }
 
-    /// The end of the chain: one attempt, its body handed back replayable (every middleware may read it).
-    private func terminal(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        let (head, data) = try await attempt(request, body: body, baseURL: baseURL, operationID: operationID)
-        let buffered = HTTPBody(data)
-        RequestContext.current?.report.setBuffered(buffered, bytes: data)
-        return (head, buffered)
-    }
-
-    /// One attempt through the transport, its body read within the limit and the timeout.
+    /// The end of the chain: one attempt through the transport.
     ///
-    /// The body is buffered here so that the timeout covers the whole response, not only its head.
-    private func attempt(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, Data) {
+    /// A ``TimeoutEnforcingTransport`` bounds the attempt itself and its body streams on; any other
+    /// transport is bounded here, its body read within the timeout.
+    private func terminal(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         let context = RequestContext.current
         context?.report.recordAttempt()
+        let transport = self.transport
         do {
-            // A transport that reads whole bodies within the context's deadline needs no timer here.
-            if context != nil, let bufferingTransport {
-                let bytes: Data? = if let body { try await Data(collecting: body, upTo: .max) } else { nil }
-                return try await bufferingTransport.exchange(request, body: bytes, baseURL: baseURL, operationID: operationID)
+            if transport is any TimeoutEnforcingTransport {
+                return try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
             }
-            return try await sendWithinTimeout(request, body: body, baseURL: baseURL, operationID: operationID, timeout: context?.timeout)
+            let limit = configuration.maximumBodySize
+            let deadline = Deadline(timeout: context?.timeout ?? configuration.timeout)
+            let (head, data) = try await deadline.bound {
+                let (head, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
+                return (head, try await collectBody(responseBody, limit: limit))
+            }
+            return (head, HTTPBody(data))
         } catch {
             throw attemptFailure(error, request: request, baseURL: baseURL)
-        }
-    }
-
-    /// A plain transport's response with its body read, both within the timeout.
-    private func sendWithinTimeout(
-        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String, timeout: Duration?
-    ) async throws -> (HTTPResponse, Data) {
-        let limit = configuration.maximumBodySize
-        let transport = self.transport
-        return try await withTimeout(timeout ?? configuration.timeout) {
-            let (head, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
-            return (head, try await collectBody(responseBody, limit: limit))
         }
     }
 

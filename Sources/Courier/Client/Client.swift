@@ -18,11 +18,7 @@ public struct Client: Sendable {
     /// The URL every endpoint path is relative to.
     public var baseURL: URL
     /// What sends requests over the network.
-    public var transport: any ClientTransport {
-        didSet { bufferingTransport = transport as? any BufferingTransport }
-    }
-    /// ``transport`` when it delivers whole responses itself; kept so a call does not cast it.
-    var bufferingTransport: (any BufferingTransport)?
+    public var transport: any ClientTransport
     /// The middleware chain, outermost first.
     public var middlewares: [any ClientMiddleware] {
         didSet {
@@ -56,7 +52,6 @@ public struct Client: Sendable {
     ) {
         self.baseURL = baseURL
         self.transport = transport
-        self.bufferingTransport = transport as? any BufferingTransport
         self.middlewares = middlewares
         self.credentials = Self.credentialProvider(in: middlewares)
         self.hasCache = middlewares.contains { $0 is any CachingMiddleware }

@@ -62,8 +62,6 @@ public struct RequestContext: Sendable {
         struct State {
             var source: ResponseSource = .network
             var attempts = 0
-            /// The body the client's terminal last buffered, with its bytes, so the client need not collect it again.
-            var buffered: (body: HTTPBody, bytes: Data)?
         }
 
         /// Where the response came from; the cache sets it.
@@ -77,22 +75,6 @@ public struct RequestContext: Sendable {
 
         /// Counts one call of the transport.
         public func recordAttempt() { state.withLock { $0.attempts += 1 } }
-
-        /// Records that `body` is exactly `bytes` (the terminal's buffered body, a cached one), so
-        /// the client and the middlewares take the bytes instead of reading the stream again.
-        package func setBuffered(_ body: HTTPBody, bytes: Data) { state.withLock { $0.buffered = (body, bytes) } }
-
-        /// The bytes of `body` when it is the body the terminal buffered last, else nil.
-        package func bufferedBytes(of body: HTTPBody) -> Data? {
-            state.withLock { state in state.buffered.flatMap { $0.body === body ? $0.bytes : nil } }
-        }
-
-        /// The whole of `body`: the buffered bytes when it is the buffered body, else the stream read
-        /// (within `limit` bytes). A missing body is empty.
-        package func bytes(of body: HTTPBody?, limit: Int) async throws -> Data {
-            if let body, let buffered = bufferedBytes(of: body) { return buffered }
-            return try await collectBody(body, limit: limit)
-        }
     }
 }
 

@@ -50,14 +50,17 @@ public struct LoggingMiddleware: ClientMiddleware {
         logger.debug("request", metadata: requestMetadata)
         let started = ContinuousClock.now
         do {
-            let (response, responseBody) = try await next(request, body, baseURL)
+            let (response, received) = try await next(request, body, baseURL)
+            var responseBody = received
             metadata["courier.status"] = "\(response.status.code)"
             metadata["courier.duration_ms"] = "\(milliseconds(ContinuousClock.now - started))"
             metadata["courier.headers"] = "\(describe(response.headerFields))"
-            if logsBodies, let responseBody, responseBody.iterationBehavior == .multiple,
-                let data = try? await Data(collecting: responseBody, upTo: .max)
-            {
-                metadata["courier.body"] = "\(CourierError.snippet(of: data.prefix(bodyLimit)))"
+            // Only a body announced within the limit is read (and handed on as bytes: a stream can
+            // be read once); any other streams past untouched.
+            if logsBodies, let body = responseBody, case .known(let length) = body.length, length <= bodyLimit {
+                let data = try await Data(collecting: body, upTo: bodyLimit)
+                metadata["courier.body"] = "\(CourierError.snippet(of: data))"
+                responseBody = HTTPBody(data)
             }
             logger.debug("response", metadata: metadata)
             return (response, responseBody)

@@ -12,8 +12,9 @@ import FoundationNetworking
 /// ``CourierError`` kinds, and never crashes on odd header names or bytes. It reads the body as it
 /// arrives and stops at the client's size limit, so a huge response costs no more memory than the
 /// limit. It never follows redirects: the ``Client`` does (see ``RedirectMiddleware``). The call's
-/// timeout covers the whole exchange: the session task is cancelled when it runs out.
-public struct URLSessionTransport: BufferingTransport {
+/// timeout covers the whole response: the session task is cancelled when it runs out (a
+/// ``TimeoutEnforcingTransport``). Request bodies are gathered in memory, up to ``gatheredBodyLimit``.
+public struct URLSessionTransport: TimeoutEnforcingTransport {
     /// The session requests run on; its delegate belongs to the transport.
     public var session: URLSession { lifetime.session }
 
@@ -38,32 +39,36 @@ public struct URLSessionTransport: BufferingTransport {
         return configuration
     }
 
-    /// Sends one request and returns the response with its whole body.
-    public func exchange(_ request: HTTPRequest, body: Data?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, Data) {
+    /// The largest request body this transport sends (it gathers bodies in memory).
+    public static let gatheredBodyLimit = 64 << 20
+
+    /// Sends one request; the response's body is read whole, within the client's size limit.
+    public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        let deadline = Deadline.forCurrentAttempt()
         var urlRequest = try makeURLRequest(request, baseURL: baseURL)
-        urlRequest.httpBody = body
-        let context = RequestContext.current
-        let timeout = context?.timeout ?? .seconds(60)
+        urlRequest.httpBody = try await gatherRequestBody(body, limit: Self.gatheredBodyLimit)
         // URLSession's own interval is an idle timeout, and FoundationNetworking on Linux truncates
         // fractions (0.3 s becomes 0 and fails at once): set it past the deadline, which `perform`
         // enforces exactly.
+        let timeout = deadline.timeout
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         urlRequest.timeoutInterval = max(1, seconds.rounded(.up) + 1)
         try Task.checkCancellation()
-        let (data, urlResponse) = try await perform(urlRequest, timeout: timeout, limit: context?.maximumBodySize ?? .max)
-        return (try makeResponse(urlResponse), data)
+        let limit = RequestContext.current?.maximumBodySize ?? .max
+        let (data, urlResponse) = try await perform(urlRequest, deadline: deadline, limit: limit)
+        return (try makeResponse(urlResponse), HTTPBody(data))
     }
 
-    /// Runs a data task, cancelling it as soon as the calling task is cancelled or the timeout passes.
-    private func perform(_ urlRequest: URLRequest, timeout: Duration, limit: Int) async throws -> (Data, URLResponse) {
+    /// Runs a data task, cancelling it as soon as the calling task is cancelled or the deadline passes.
+    private func perform(_ urlRequest: URLRequest, deadline: Deadline, limit: Int) async throws -> (Data, URLResponse) {
         let task = session.dataTask(with: urlRequest)
-        let transfer = URLSessionTransportDelegate.Transfer(limit: limit, timeout: timeout)
+        let transfer = URLSessionTransportDelegate.Transfer(limit: limit, deadline: deadline)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.start(continuation)
                 delegate.register(transfer, for: task)
                 task.resume()
-                let timer = DeadlineTimer.shared.schedule(after: timeout) {
+                let timer = deadline.schedule {
                     transfer.timeOut()
                     task.cancel()
                 }

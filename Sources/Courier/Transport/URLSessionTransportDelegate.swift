@@ -56,11 +56,11 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
 
         private let state: Locked<State>
         private let limit: Int
-        private let timeout: Duration
+        private let deadline: Deadline
 
-        init(limit: Int, timeout: Duration) {
+        init(limit: Int, deadline: Deadline) {
             self.limit = limit
-            self.timeout = timeout
+            self.deadline = deadline
             state = Locked(State())
         }
 
@@ -78,7 +78,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
 
         /// Records that the deadline passed, before the task is cancelled (an earlier failure wins).
         func timeOut() {
-            let error = CourierError(.timedOut, detail: "No complete response within \(timeout)")
+            let error = deadline.error
             state.withLock { if $0.failure == nil { $0.failure = error } }
         }
 

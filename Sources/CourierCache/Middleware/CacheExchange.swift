@@ -156,7 +156,7 @@ struct CacheExchange: Sendable {
         }
         store.recordHit()
         report?.source = .revalidated
-        return (HTTPResponse(status: .init(code: hit.metadata.status), headerFields: merged), bufferedBody(bytes))
+        return (HTTPResponse(status: .init(code: hit.metadata.status), headerFields: merged), HTTPBody(bytes))
     }
 
     /// After a successful unsafe request, the stored entries of its URL (and Location targets) go.
@@ -190,7 +190,7 @@ struct CacheExchange: Sendable {
         await store.touch(hit.metadata)
         store.recordHit()
         report?.source = source
-        return (rules.servedResponse(for: hit.metadata.storedResponse, now: cache.clock), bufferedBody(bytes))
+        return (rules.servedResponse(for: hit.metadata.storedResponse, now: cache.clock), HTTPBody(bytes))
     }
 
     private func canServeStaleOnError(_ hit: Hit) -> Bool {
@@ -225,29 +225,18 @@ struct CacheExchange: Sendable {
             }
             return (response, body)
         }
-        // The client buffers bodies before middlewares see them: take its bytes, or read the stream
-        // (another middleware's body), which costs no extra wait either.
-        let bytes: Data = if let report {
-            try await report.bytes(of: body, limit: .max)
-        } else if let body {
-            try await Data(collecting: body, upTo: .max)
-        } else {
-            Data()
-        }
+        // Within the client's limit: past it the client would fail the call anyway.
+        let bytes = try await collectBody(body, limit: RequestContext.current?.maximumBodySize ?? Self.bodyLimit)
         let stored = try? await store.store(
             key: key, varySelection: selection, status: response.status.code, headers: response.headerFields,
             body: bytes, requestTime: requestTime, responseTime: cache.clock
         )
         if stored != nil { Telemetry.current.count(MetricName.cacheStored, []) }
-        return (response, bufferedBody(bytes))
+        return (response, HTTPBody(bytes))
     }
 
-    /// A body over `bytes`, registered with the call's report so the client takes the bytes as they are.
-    private func bufferedBody(_ bytes: Data) -> HTTPBody {
-        let body = HTTPBody(bytes)
-        report?.setBuffered(body, bytes: bytes)
-        return body
-    }
+    /// The largest body stored outside a Courier client (whose own limit applies inside one).
+    static let bodyLimit = 16 << 20
 
     /// Whether an error means the network could not deliver an answer (not a cancellation).
     static func isNetworkFailure(_ error: any Error) -> Bool {

@@ -22,13 +22,15 @@ public struct StubTransport: ClientTransport {
         StubTransport { _, _ in (HTTPResponse(status: status, headerFields: headers), Data(body.utf8)) }
     }
 
+    /// The largest request body a stub records (it keeps every body in memory).
+    public static let requestBodyLimit = 64 << 20
+
     /// The requests received so far, with their bodies, oldest first.
     public var requests: [(request: HTTPRequest, body: Data)] { log.entries.current }
 
     /// Records the request and answers it with the handler.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        var bytes = Data()
-        if let body { bytes = try await Data(collecting: body, upTo: .max) }
+        let bytes = try await gatherRequestBody(body, limit: Self.requestBodyLimit) ?? Data()
         log.entries.withLock { $0.append((request, bytes)) }
         let (response, responseBody) = try await handler(request, bytes)
         return (response, HTTPBody(responseBody))

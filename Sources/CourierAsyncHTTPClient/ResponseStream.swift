@@ -1,0 +1,192 @@
+import AsyncHTTPClient
+import Courier
+import NIOCore
+import NIOHTTP1
+
+/// One response from AsyncHTTPClient's delegate API, handed over to Swift concurrency: the head
+/// once it arrives, then the body chunk by chunk.
+///
+/// AsyncHTTPClient reads no further while more than ``highWater`` bytes wait unread
+/// (backpressure), so a large body costs bounded memory whatever pace its reader keeps. The
+/// deadline given to `execute` bounds head and body alike, on the event loop: no task or timer of
+/// Courier's runs per call.
+final class ResponseStream: HTTPClientResponseDelegate {
+    typealias Response = Void
+
+    /// Unread bytes past which the connection stops reading until the reader catches up.
+    static let highWater = 256 * 1024
+
+    private struct State {
+        var head: HTTPResponseHead?
+        var headWaiter: CheckedContinuation<HTTPResponseHead, any Error>?
+        var chunks = CircularBuffer<ByteBuffer>()
+        var unread = 0
+        var chunkWaiter: CheckedContinuation<ByteBuffer?, any Error>?
+        /// Completed when the reader drains the chunks: AsyncHTTPClient waits on it to read on.
+        var paused: EventLoopPromise<Void>?
+        /// Set once AsyncHTTPClient is done, with its error if it failed.
+        var end: Result<Void, any Error>?
+        var task: HTTPClient.Task<Void>?
+        var cancelled = false
+    }
+
+    private let state = Locked(State())
+
+    // MARK: Fed by AsyncHTTPClient, on the event loop
+
+    func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        let waiter = state.withLock { state in
+            state.head = head
+            defer { state.headWaiter = nil }
+            return state.headWaiter
+        }
+        waiter?.resume(returning: head)
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        enum Action { case hand(CheckedContinuation<ByteBuffer?, any Error>), readOn, pause(EventLoopPromise<Void>) }
+        let action = state.withLock { state -> Action in
+            if let waiter = state.chunkWaiter {
+                state.chunkWaiter = nil
+                return .hand(waiter)
+            }
+            state.chunks.append(buffer)
+            state.unread += buffer.readableBytes
+            guard state.unread > Self.highWater else { return .readOn }
+            let promise = task.eventLoop.makePromise(of: Void.self)
+            state.paused = promise
+            return .pause(promise)
+        }
+        switch action {
+        case .hand(let waiter):
+            waiter.resume(returning: buffer)
+            return task.eventLoop.makeSucceededVoidFuture()
+        case .readOn:
+            return task.eventLoop.makeSucceededVoidFuture()
+        case .pause(let promise):
+            return promise.futureResult
+        }
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+        finish(.success(()))
+    }
+
+    func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
+        finish(.failure(error))
+    }
+
+    private func finish(_ result: Result<Void, any Error>) {
+        let (headWaiter, chunkWaiter, paused) = state.withLock { state in
+            if state.end == nil { state.end = result }
+            defer { (state.headWaiter, state.chunkWaiter, state.paused) = (nil, nil, nil) }
+            return (state.headWaiter, state.chunkWaiter, state.paused)
+        }
+        switch result {
+        case .success:
+            headWaiter?.resume(throwing: HTTPClientError.remoteConnectionClosed)
+            chunkWaiter?.resume(returning: nil)
+        case .failure(let error):
+            headWaiter?.resume(throwing: error)
+            chunkWaiter?.resume(throwing: error)
+        }
+        paused?.succeed(())
+    }
+
+    // MARK: Read by the transport and the body's reader
+
+    /// Keeps AsyncHTTPClient's task, to cancel it; cancels it at once if the reader already gave up.
+    func attach(_ task: HTTPClient.Task<Void>) {
+        let cancelled = state.withLock { state in
+            state.task = task
+            return state.cancelled
+        }
+        if cancelled { task.cancel() }
+    }
+
+    /// Ends the request: AsyncHTTPClient closes the connection and fails the waiting reader.
+    func cancel() {
+        state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }?.cancel()
+    }
+
+    /// Ends the request unless the response already arrived whole: the reader dropped the body.
+    func abandon() {
+        state.withLock { state in
+            state.cancelled = true
+            return state.end == nil ? state.task : nil
+        }?.cancel()
+    }
+
+    /// The response head, once it arrives.
+    func head() async throws -> HTTPResponseHead {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponseHead, any Error>) in
+                let ready = state.withLock { state -> Result<HTTPResponseHead, any Error>? in
+                    if let head = state.head { return .success(head) }
+                    switch state.end {
+                    case .failure(let error): return .failure(error)
+                    case .success: return .failure(HTTPClientError.remoteConnectionClosed)
+                    case nil:
+                        state.headWaiter = continuation
+                        return nil
+                    }
+                }
+                if let ready { continuation.resume(with: ready) }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    /// The next chunk of the body, or nil at its end.
+    func nextChunk() async throws -> ByteBuffer? {
+        switch try take() {
+        case .chunk(let chunk): return chunk
+        case .end: return nil
+        case .wait: break
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ByteBuffer?, any Error>) in
+                do {
+                    switch try take(orWaitWith: continuation) {
+                    case .chunk(let chunk): continuation.resume(returning: chunk)
+                    case .end: continuation.resume(returning: nil)
+                    case .wait: break
+                    }
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    private enum Next { case chunk(ByteBuffer), end, wait }
+
+    /// A waiting chunk or the end if there is one; else `.wait`, and `continuation` (if any) is
+    /// resumed by the next chunk or the end.
+    private func take(orWaitWith continuation: CheckedContinuation<ByteBuffer?, any Error>? = nil) throws -> Next {
+        let (next, resume) = try state.withLock { state throws -> (Next, EventLoopPromise<Void>?) in
+            if let chunk = state.chunks.popFirst() {
+                state.unread -= chunk.readableBytes
+                var resume: EventLoopPromise<Void>?
+                if state.unread <= Self.highWater / 2 { (resume, state.paused) = (state.paused, nil) }
+                return (.chunk(chunk), resume)
+            }
+            switch state.end {
+            case .success: return (.end, nil)
+            case .failure(let error): throw error
+            case nil:
+                state.chunkWaiter = continuation
+                return (.wait, nil)
+            }
+        }
+        resume?.succeed(())
+        return next
+    }
+}

@@ -1,0 +1,103 @@
+import Courier
+import CourierAsyncHTTPClient
+import CourierCache
+import CourierTesting
+import Foundation
+import Logging
+import Testing
+
+/// Response bodies stream through the transport and the chain; they are gathered once, at the
+/// client's edge, and every read on the way is bounded.
+@Suite struct ResponseStreamingTests {
+    private let context = RequestContext(endpoint: "Stream", cachePolicy: .withoutCache, isIdempotent: true, timeout: .seconds(30))
+
+    @Test func theAsyncHTTPClientTransportHandsTheBodyOverAsItArrives() async throws {
+        let server = try await MockServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let bytes = (0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        server.route("GET", "/big", respond: .bytes(bytes, contentType: "application/octet-stream"))
+        let transport = AsyncHTTPClientTransport()
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/big")
+        try await RequestContext.$current.withValue(context) {
+            let (response, received) = try await transport.send(request, body: nil, baseURL: server.baseURL, operationID: "Stream")
+            #expect(response.status == .ok)
+            let body = try #require(received)
+            #expect(body.length == .known(Int64(bytes.count)))
+            var chunks = 0
+            var gathered: [UInt8] = []
+            for try await chunk in body {
+                chunks += 1
+                gathered += chunk
+            }
+            #expect(gathered == bytes)
+            #expect(chunks > 1, "a 4 MiB body came as one buffer: it was gathered, not streamed")
+        }
+    }
+
+    @Test func anUnreadBodyFreesItsConnectionAtOnce() async throws {
+        let server = try await MockServer.start()
+        defer { Task { try? await server.shutdown() } }
+        // 200 kB over 20 s: only dropping the body can end the exchange early.
+        let body = String(repeating: "x", count: 200_000)
+        server.route("GET", "/drip", respond: .text(body).with(fault: .drip(chunkSize: 1000, interval: .milliseconds(100))))
+        let transport = AsyncHTTPClientTransport()
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/drip")
+        try await RequestContext.$current.withValue(context) {
+            let (response, _) = try await transport.send(request, body: nil, baseURL: server.baseURL, operationID: "Stream")
+            #expect(response.status == .ok)
+        }
+        #expect(await server.waitUntilConnectionsClosed(timeout: .seconds(3)), "the dropped body kept its connection open")
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aCachedEndpointsBodyIsBoundedByTheClientsLimit(kind: TransportKind) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-stream-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 64 << 20)
+        let server = try await MockServer.start()
+        defer { Task { try? await server.shutdown() } }
+        server.route("GET", "/big", respond: .json("[" + String(repeating: "1,", count: 100_000) + "1]", headers: [MockHeader("Cache-Control", "max-age=600")]))
+        let client = Client(baseURL: server.baseURL, transport: kind.make(), middlewares: [HTTPCache(store: store)]) {
+            $0.maximumBodySize = 64 * 1024
+            $0.cachePolicy = .followHTTP
+        }
+        let error = await #expect(throws: CourierError.self) { try await client.send(Call<[Int]>(path: "/big")) }
+        #expect(error?.kind == .bodyTooLarge)
+        #expect(try await store.statistics().entryCount == 0)
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func loggingReadsOnlyBodiesAnnouncedWithinItsLimit(kind: TransportKind) async throws {
+        let server = try await MockServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let few = [Item(id: 1, title: "one")]
+        let many = (0..<2000).map { Item(id: $0, title: "item \($0)") }
+        server.route("GET", "/few", respond: .json(few))
+        server.route("GET", "/many", respond: .json(many))
+        let sink = BodyLogSink()
+        var logger = Logger(label: "courier.test") { _ in sink }
+        logger.logLevel = .debug
+        let client = Client(baseURL: server.baseURL, transport: kind.make(), middlewares: [LoggingMiddleware(logger: logger, logsBodies: true)])
+        #expect(try await client.send(Call<[Item]>(path: "/few")) == few)
+        #expect(try await client.send(Call<[Item]>(path: "/many")) == many)
+        let bodies = sink.bodies.current
+        #expect(bodies.count == 1)
+        #expect(bodies.first?.contains("\"title\":\"one\"") == true)
+    }
+}
+
+/// Keeps the `courier.body` of every log line.
+private final class BodyLogSink: LogHandler, @unchecked Sendable {
+    // @unchecked: `bodies` is Locked; metadata and logLevel are only set before the test's calls.
+    let bodies = Locked<[String]>([])
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) {
+        if let body = event.metadata?["courier.body"] { bodies.withLock { $0.append("\(body)") } }
+    }
+}
