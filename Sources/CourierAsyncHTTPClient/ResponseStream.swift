@@ -16,8 +16,14 @@ final class ResponseStream: HTTPClientResponseDelegate {
     /// Unread bytes past which the connection stops reading until the reader catches up.
     static let highWater = 256 * 1024
 
-    private struct State {
+    /// A response announced up to this size is handed over whole: its head waits for its body,
+    /// which nearly always arrives in the same read, so the caller's task wakes once, not three times.
+    static let wholeResponseLimit = 64 * 1024
+
+    fileprivate struct State {
         var head: HTTPResponseHead?
+        /// Whether the head may go to the reader: at once, or with the body for a small response.
+        var headReleased = false
         var headWaiter: CheckedContinuation<HTTPResponseHead, any Error>?
         var chunks = CircularBuffer<ByteBuffer>()
         var unread = 0
@@ -35,10 +41,11 @@ final class ResponseStream: HTTPClientResponseDelegate {
     // MARK: Fed by AsyncHTTPClient, on the event loop
 
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        let announced = head.headers.first(name: "content-length").flatMap(Int.init)
+        let waitsForBody = announced.map { $0 <= Self.wholeResponseLimit } ?? false
         let waiter = state.withLock { state in
             state.head = head
-            defer { state.headWaiter = nil }
-            return state.headWaiter
+            return waitsForBody ? nil : state.releaseHead()
         }
         waiter?.resume(returning: head)
         return task.eventLoop.makeSucceededVoidFuture()
@@ -46,6 +53,7 @@ final class ResponseStream: HTTPClientResponseDelegate {
 
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         enum Action { case hand(CheckedContinuation<ByteBuffer?, any Error>), readOn, pause(EventLoopPromise<Void>) }
+        var released: (CheckedContinuation<HTTPResponseHead, any Error>, HTTPResponseHead)?
         let action = state.withLock { state -> Action in
             if let waiter = state.chunkWaiter {
                 state.chunkWaiter = nil
@@ -53,11 +61,16 @@ final class ResponseStream: HTTPClientResponseDelegate {
             }
             state.chunks.append(buffer)
             state.unread += buffer.readableBytes
+            // A server that sends more than it announced gets its head delivered all the same.
+            if state.unread > Self.wholeResponseLimit, !state.headReleased, let head = state.head, let waiter = state.releaseHead() {
+                released = (waiter, head)
+            }
             guard state.unread > Self.highWater else { return .readOn }
             let promise = task.eventLoop.makePromise(of: Void.self)
             state.paused = promise
             return .pause(promise)
         }
+        if let (waiter, head) = released { waiter.resume(returning: head) }
         switch action {
         case .hand(let waiter):
             waiter.resume(returning: buffer)
@@ -78,14 +91,21 @@ final class ResponseStream: HTTPClientResponseDelegate {
     }
 
     private func finish(_ result: Result<Void, any Error>) {
-        let (headWaiter, chunkWaiter, paused) = state.withLock { state in
+        let (head, headWaiter, chunkWaiter, paused) = state.withLock { state in
             if state.end == nil { state.end = result }
-            defer { (state.headWaiter, state.chunkWaiter, state.paused) = (nil, nil, nil) }
-            return (state.headWaiter, state.chunkWaiter, state.paused)
+            // A failure before the head was released fails the head: the response never came whole.
+            let headWaiter: CheckedContinuation<HTTPResponseHead, any Error>?
+            if case .success = result, state.head != nil {
+                headWaiter = state.releaseHead()
+            } else {
+                (headWaiter, state.headWaiter) = (state.headWaiter, nil)
+            }
+            defer { (state.chunkWaiter, state.paused) = (nil, nil) }
+            return (state.head, headWaiter, state.chunkWaiter, state.paused)
         }
         switch result {
         case .success:
-            headWaiter?.resume(throwing: HTTPClientError.remoteConnectionClosed)
+            if let head { headWaiter?.resume(returning: head) } else { headWaiter?.resume(throwing: HTTPClientError.remoteConnectionClosed) }
             chunkWaiter?.resume(returning: nil)
         case .failure(let error):
             headWaiter?.resume(throwing: error)
@@ -126,7 +146,7 @@ final class ResponseStream: HTTPClientResponseDelegate {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponseHead, any Error>) in
                 let ready = state.withLock { state -> Result<HTTPResponseHead, any Error>? in
-                    if let head = state.head { return .success(head) }
+                    if state.headReleased, let head = state.head { return .success(head) }
                     switch state.end {
                     case .failure(let error): return .failure(error)
                     case .success: return .failure(HTTPClientError.remoteConnectionClosed)
@@ -188,5 +208,14 @@ final class ResponseStream: HTTPClientResponseDelegate {
         }
         resume?.succeed(())
         return next
+    }
+}
+
+extension ResponseStream.State {
+    /// Lets the head go to the reader from now on; returns the reader waiting for it, if any.
+    fileprivate mutating func releaseHead() -> CheckedContinuation<HTTPResponseHead, any Error>? {
+        headReleased = true
+        defer { headWaiter = nil }
+        return headWaiter
     }
 }

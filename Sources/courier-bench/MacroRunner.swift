@@ -20,7 +20,7 @@ func runMacro(_ scenarios: [Scenario], rounds: Int, warmup: Int, log: (String) -
         for round in 0..<rounds {
             // Concurrent scenarios keep whole rounds: splitting them would drain the 32 in flight at every block.
             let block = scenario.width <= 1 ? interleavingBlock : scenario.requests
-            var sums = indices.map { _ in Sample(requests: 0, wallSeconds: 0, cpuSeconds: 0, allocations: 0, peakRSSBytes: 0) }
+            var sums = indices.map { _ in Sample(requests: 0, wallSeconds: 0, cpuSeconds: 0, allocations: 0, contextSwitches: 0, peakRSSBytes: 0) }
             for (turn, start) in stride(from: 0, to: scenario.requests, by: block).enumerated() {
                 let range = start..<min(start + block, scenario.requests)
                 for index in (round + turn) % 2 == 0 ? indices : indices.reversed() {
@@ -43,6 +43,20 @@ func runMacro(_ scenarios: [Scenario], rounds: Int, warmup: Int, log: (String) -
 }
 
 /// Checks the macro results against the targets of issue 3.
+/// Issue 13's counted cost: what a call adds over its raw transport in counts that noise doesn't move.
+private func countedCost(_ subject: String, over baseline: String, _ ratios: SubjectResult.Ratios, _ label: String) -> [TargetCheck] {
+    [
+        TargetCheck(
+            target: "\(subject) allocations ≤ \(baseline) + 5 (\(label))", measured: String(format: "%+.1f", ratios.extraAllocations),
+            met: ratios.extraAllocations <= 5
+        ),
+        TargetCheck(
+            target: "\(subject) context switches ≤ \(baseline) + 0.1 (\(label))",
+            measured: String(format: "%+.2f", ratios.extraContextSwitches), met: ratios.extraContextSwitches <= 0.1
+        ),
+    ]
+}
+
 func macroTargets(_ results: [SubjectResult]) -> [TargetCheck] {
     func find(_ scenario: String, _ subject: String) -> SubjectResult? {
         results.first { $0.scenario == scenario && $0.subject == subject }
@@ -53,12 +67,14 @@ func macroTargets(_ results: [SubjectResult]) -> [TargetCheck] {
             checks.append(TargetCheck(
                 target: "Courier/AHC wall ≤ 1.05× raw AHC (\(label))", measured: format(ratios.wall, "×"), met: ratios.wall <= 1.05
             ))
+            checks += countedCost("Courier/AHC", over: "raw AHC", ratios, label)
             checks.append(TargetCheck(
                 target: "Courier/AHC CPU overhead ≤ 5 µs/request (\(label))",
                 measured: String(format: "%+.1f µs", ratios.cpuOverheadMicroseconds), met: ratios.cpuOverheadMicroseconds <= 5
             ))
         }
         if let ratios = find(scenario, "Courier/URLSession")?.ratios {
+            checks += countedCost("Courier/URLSession", over: "raw URLSession", ratios, label)
             checks.append(TargetCheck(
                 target: "Courier/URLSession wall ≤ 1.05× raw URLSession (\(label))", measured: format(ratios.wall, "×"),
                 met: ratios.wall <= 1.05

@@ -9,9 +9,12 @@ struct Counters {
     var wall: ContinuousClock.Instant
     var cpu: Double  // seconds, user + system, all threads of this process
     var allocations: UInt64
+    var contextSwitches: Int  // voluntary + involuntary, all threads of this process
 
     static func now() -> Counters {
-        Counters(wall: .now, cpu: cpuSeconds(), allocations: cmc_allocations())
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Counters(wall: .now, cpu: cpuSeconds(usage), allocations: cmc_allocations(), contextSwitches: usage.ru_nvcsw + usage.ru_nivcsw)
     }
 }
 
@@ -21,6 +24,7 @@ struct Sample: Codable, Sendable {
     var wallSeconds: Double
     var cpuSeconds: Double
     var allocations: Double
+    var contextSwitches: Double
     var peakRSSBytes: Int
 
     /// Adds another block of the same round: times, requests and allocations sum, the RSS peak is the larger.
@@ -29,12 +33,14 @@ struct Sample: Codable, Sendable {
         wallSeconds += other.wallSeconds
         cpuSeconds += other.cpuSeconds
         allocations += other.allocations
+        contextSwitches += other.contextSwitches
         peakRSSBytes = max(peakRSSBytes, other.peakRSSBytes)
     }
 
     var wallPerRequest: Double { wallSeconds / Double(requests) }
     var cpuPerRequest: Double { cpuSeconds / Double(requests) }
     var allocationsPerRequest: Double { allocations / Double(requests) }
+    var contextSwitchesPerRequest: Double { contextSwitches / Double(requests) }
     var requestsPerSecond: Double { Double(requests) / wallSeconds }
 }
 
@@ -50,6 +56,7 @@ func measure(requests: Int, _ body: () async throws -> Void) async throws -> Sam
         wallSeconds: wall.seconds,
         cpuSeconds: end.cpu - start.cpu,
         allocations: Double(end.allocations - start.allocations),
+        contextSwitches: Double(end.contextSwitches - start.contextSwitches),
         peakRSSBytes: peakRSS()
     )
 }
@@ -60,6 +67,10 @@ var allocationCountingWorks: Bool { cmc_counting_works() != 0 }
 func cpuSeconds() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
+    return cpuSeconds(usage)
+}
+
+func cpuSeconds(_ usage: rusage) -> Double {
     func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
     return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }

@@ -12,6 +12,7 @@ struct SubjectResult: Codable, Sendable {
     var cpuMicrosecondsPerRequest: Double
     var requestsPerSecond: Double
     var allocationsPerRequest: Double
+    var contextSwitchesPerRequest: Double
     var peakRSSBytes: Int
     var ratios: Ratios?
 
@@ -20,6 +21,10 @@ struct SubjectResult: Codable, Sendable {
         var cpu: Double
         var requestsPerSecond: Double
         var allocations: Double
+        /// Allocations per request above the baseline's.
+        var extraAllocations: Double
+        /// Context switches of the process per request above the baseline's.
+        var extraContextSwitches: Double
         var peakRSS: Double
         /// CPU time per request above the baseline's, in µs.
         var cpuOverheadMicroseconds: Double
@@ -36,6 +41,7 @@ struct SubjectResult: Codable, Sendable {
         cpuMicrosecondsPerRequest = median(rounds.map(\.cpuPerRequest)) * 1e6
         requestsPerSecond = Double(scenario.requests) / wallSeconds
         allocationsPerRequest = median(rounds.map(\.allocationsPerRequest))
+        contextSwitchesPerRequest = median(rounds.map(\.contextSwitchesPerRequest))
         peakRSSBytes = rounds.map(\.peakRSSBytes).max() ?? 0
     }
 
@@ -50,6 +56,8 @@ struct SubjectResult: Codable, Sendable {
             cpu: median(pairs.map { ratio($0.cpuPerRequest, $1.cpuPerRequest) }),
             requestsPerSecond: ratio(requestsPerSecond, base.requestsPerSecond),
             allocations: ratio(allocationsPerRequest, base.allocationsPerRequest),
+            extraAllocations: allocationsPerRequest - base.allocationsPerRequest,
+            extraContextSwitches: contextSwitchesPerRequest - base.contextSwitchesPerRequest,
             peakRSS: ratio(Double(peakRSSBytes), Double(base.peakRSSBytes)),
             cpuOverheadMicroseconds: median(pairs.map { ($0.cpuPerRequest - $1.cpuPerRequest) * 1e6 })
         )

@@ -2,7 +2,7 @@ import Foundation
 
 /// The macro results as a fixed-width table for the terminal.
 func consoleTable(_ results: [SubjectResult]) -> String {
-    let header = ["scenario", "client", "wall ms", "×raw", "CPU µs/req", "×raw", "req/s", "allocs/req", "×raw", "peak RSS MB", "×raw"]
+    let header = ["scenario", "client", "wall ms", "×raw", "CPU µs/req", "×raw", "req/s", "allocs/req", "+raw", "ctx sw/req", "+raw", "peak RSS MB", "×raw"]
     var rows: [[String]] = []
     for result in results {
         let ratios = result.ratios
@@ -11,7 +11,8 @@ func consoleTable(_ results: [SubjectResult]) -> String {
             String(format: "%.1f", result.wallSeconds * 1000), ratio(ratios?.wall),
             String(format: "%.1f", result.cpuMicrosecondsPerRequest), ratio(ratios?.cpu),
             String(format: "%.0f", result.requestsPerSecond),
-            String(format: "%.1f", result.allocationsPerRequest), ratio(ratios?.allocations),
+            String(format: "%.1f", result.allocationsPerRequest), extra(ratios?.extraAllocations, "%+.1f"),
+            String(format: "%.2f", result.contextSwitchesPerRequest), extra(ratios?.extraContextSwitches, "%+.2f"),
             String(format: "%.1f", Double(result.peakRSSBytes) / 1_048_576), ratio(ratios?.peakRSS),
         ])
     }
@@ -29,8 +30,8 @@ func consoleTable(_ results: [SubjectResult]) -> String {
 /// The macro results as a Markdown table (the README's Performance section uses it).
 func markdownTable(_ results: [SubjectResult]) -> String {
     var lines = [
-        "| scenario | client | wall (median) | ×raw | CPU/req | ×raw | req/s | allocs/req | ×raw | peak RSS | ×raw |",
-        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+        "| scenario | client | wall (median) | ×raw | CPU/req | ×raw | req/s | allocs/req | +raw | ctx sw/req | +raw | peak RSS | ×raw |",
+        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for result in results {
         let ratios = result.ratios
@@ -38,7 +39,8 @@ func markdownTable(_ results: [SubjectResult]) -> String {
             "| \(result.scenarioTitle) | \(result.subject) | \(String(format: "%.1f ms", result.wallSeconds * 1000)) | \(ratio(ratios?.wall)) "
                 + "| \(String(format: "%.1f µs", result.cpuMicrosecondsPerRequest)) | \(ratio(ratios?.cpu)) "
                 + "| \(String(format: "%.0f", result.requestsPerSecond)) | \(String(format: "%.1f", result.allocationsPerRequest)) "
-                + "| \(ratio(ratios?.allocations)) | \(String(format: "%.1f MB", Double(result.peakRSSBytes) / 1_048_576)) "
+                + "| \(extra(ratios?.extraAllocations, "%+.1f")) | \(String(format: "%.2f", result.contextSwitchesPerRequest)) "
+                + "| \(extra(ratios?.extraContextSwitches, "%+.2f")) | \(String(format: "%.1f MB", Double(result.peakRSSBytes) / 1_048_576)) "
                 + "| \(ratio(ratios?.peakRSS)) |"
         )
     }
@@ -47,6 +49,11 @@ func markdownTable(_ results: [SubjectResult]) -> String {
 
 func targetLines(_ checks: [TargetCheck]) -> String {
     checks.map { "\($0.met ? "✓" : "✗") \($0.target): \($0.measured)" }.joined(separator: "\n")
+}
+
+/// A count above the baseline's, or a dash for a baseline itself.
+private func extra(_ value: Double?, _ format: String) -> String {
+    value.map { String(format: format, $0) } ?? "–"
 }
 
 private func ratio(_ value: Double?) -> String {

@@ -24,15 +24,15 @@ extension Client {
             let task = Task {
                 do throws(CourierError) {
                     guard policy.deliversTwice, hasCache else {
-                        continuation.yield(try await exchange(endpoint, policy: policy).response)
+                        continuation.yield(try await perform(endpoint, policy: policy).response)
                         continuation.finish()
                         return
                     }
                     // A miss (or an unreadable entry) is not an error here: the network value follows.
-                    let cached = try? await exchange(endpoint, policy: .cacheOnly)
+                    let cached = try? await perform(endpoint, policy: .cacheOnly)
                     if let cached { continuation.yield(cached.response) }
                     let networkPolicy: CachePolicy = policy == .useCacheAndRequest ? .networkOnly : .withoutCache
-                    let fresh = try await exchange(endpoint, policy: networkPolicy)
+                    let fresh = try await perform(endpoint, policy: networkPolicy)
                     if !(skipUnchanged && fresh.body == cached?.body) { continuation.yield(fresh.response) }
                     continuation.finish()
                 } catch {

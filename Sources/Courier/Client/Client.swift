@@ -100,22 +100,19 @@ public struct Client: Sendable {
         cachePolicy: CachePolicy? = nil
     ) async throws(CourierError) -> Response<E.Response> {
         let policy = cachePolicy ?? endpoint.cachePolicy ?? configuration.cachePolicy
-        return try await exchange(endpoint, policy: policy).response
+        return try await perform(endpoint, policy: policy).response
     }
 
-    /// One full exchange: the generic shell around ``run(_:policy:)``, which reads the endpoint and
-    /// decodes the body. Returns the raw body too (streams compare it).
+    /// One whole call: the non-generic ``run(_:policy:)`` (build, chain, send, validate), then
+    /// decoding. Returns the raw body too (update streams compare it).
     @inlinable
-    func exchange<E: Endpoint>(_ endpoint: E, policy: CachePolicy) async throws(CourierError) -> (response: Response<E.Response>, body: Data) {
+    func perform<E: Endpoint>(_ endpoint: E, policy: CachePolicy) async throws(CourierError) -> (response: Response<E.Response>, body: Data) {
         let validated = try await run(EndpointCall(endpoint), policy: policy)
         return try decode(validated, for: endpoint)
     }
 
-    /// The endpoint's value from a validated response, with the response's metadata.
-    ///
-    /// Synchronous and not inlined into ``exchange(_:policy:)`` so that decoding's temporaries stay
-    /// on the thread's stack, not in the call's async frame.
-    @inlinable @inline(never)
+    /// The endpoint's value from a validated response, with the response's metadata (the report).
+    @inlinable
     func decode<E: Endpoint>(_ validated: ValidatedResponse, for endpoint: E) throws(CourierError) -> (response: Response<E.Response>, body: Data) {
         let value: E.Response
         do {

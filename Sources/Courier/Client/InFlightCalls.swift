@@ -55,8 +55,14 @@ final class InFlightCalls: Sendable {
     /// counted in ``MetricName/coalescedRequests`` under `operationName`.
     func run(_ key: Key, telemetry: Telemetry, operationName: String, operation: @escaping @Sendable () async throws -> Outcome) async throws -> Outcome {
         let (call, isLeader) = calls.withLock { calls -> (SharedCall, Bool) in
-            if let existing = calls[key] { return (existing, false) }
+            // Joining under the table's lock: a caller that has the call but is not waiting yet
+            // still counts, so the others leaving can't cancel the exchange from under it.
+            if let existing = calls[key] {
+                existing.join()
+                return (existing, false)
+            }
             let call = SharedCall()
+            call.join()
             calls[key] = call
             return (call, true)
         }
@@ -89,6 +95,8 @@ final class InFlightCalls: Sendable {
 private final class SharedCall: Sendable {
     private struct State {
         var waiters: [Int: CheckedContinuation<InFlightCalls.Outcome, any Error>] = [:]
+        /// Callers that joined and have not left, waiting or about to wait.
+        var members = 0
         var nextWaiter = 0
         var result: Result<InFlightCalls.Outcome, any Error>?
         var task: Task<Void, any Error>?
@@ -116,6 +124,11 @@ private final class SharedCall: Sendable {
         state.withLock { $0.result }
     }
 
+    /// Counts a caller in, before it waits.
+    func join() {
+        state.withLock { $0.members += 1 }
+    }
+
     func newWaiterID() -> Int {
         state.withLock { state in
             state.nextWaiter += 1
@@ -135,11 +148,12 @@ private final class SharedCall: Sendable {
         if let immediate { continuation.resume(with: immediate) }
     }
 
-    /// Removes a cancelled waiter; cancels the exchange when it was the last. Returns true in that case.
+    /// Removes a cancelled caller; cancels the exchange when it was the last one in. Returns true in that case.
     func leave(_ id: Int) -> Bool {
         let (continuation, orphanedTask) = state.withLock { state in
             let continuation = state.waiters.removeValue(forKey: id)
-            let orphaned = state.waiters.isEmpty && state.result == nil
+            state.members -= 1
+            let orphaned = state.members == 0 && state.result == nil
             return (continuation, orphaned ? state.task : nil)
         }
         continuation?.resume(throwing: CancellationError())
