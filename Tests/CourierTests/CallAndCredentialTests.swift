@@ -119,16 +119,15 @@ import Testing
     }
 
     @Test func loggingRedactsSecretsAndIsSilentByDefault() async throws {
-        let sink = LogSink()
-        var logger = Logger(label: "test") { _ in sink }
-        logger.logLevel = .debug
+        let sink = LogRecorder()
+        let logger = sink.logger(level: .debug)
         let transport = StubTransport.answering(body: "{}")
         let client = Client(
             baseURL: stubBaseURL, transport: transport,
             middlewares: [LoggingMiddleware(logger: logger), CredentialsMiddleware(provider: CredentialStore(.bearer("s3cr3t", identity: "u")))]
         )
         _ = try await client.send(TestEndpoint<JSON>(query: ["access_token": "abc", "page": 1]))
-        let text = sink.lines.current.joined(separator: "\n")
+        let text = sink.messages.joined(separator: "\n")
         #expect(text.contains("request"))
         #expect(text.contains("access_token=REDACTED"))
         #expect(!text.contains("abc"))
@@ -149,18 +148,3 @@ import Testing
     }
 }
 
-/// Collects log lines in memory.
-final class LogSink: LogHandler, @unchecked Sendable {
-    // @unchecked: the only stored state shared across threads is `lines`, which is Locked;
-    // metadata and logLevel are set once before use by the test.
-    let lines = Locked<[String]>([])
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-    func log(event: LogEvent) {
-        lines.withLock { $0.append("\(event.message) \(event.metadata ?? [:])") }
-    }
-}

@@ -75,29 +75,13 @@ import Testing
         let many = (0..<2000).map { Item(id: $0, title: "item \($0)") }
         server.route("GET", "/few", respond: .json(few))
         server.route("GET", "/many", respond: .json(many))
-        let sink = BodyLogSink()
-        var logger = Logger(label: "courier.test") { _ in sink }
-        logger.logLevel = .debug
+        let sink = LogRecorder()
+        let logger = sink.logger(level: .debug)
         let client = Client(baseURL: server.baseURL, transport: kind.make(), middlewares: [LoggingMiddleware(logger: logger, logsBodies: true)])
         #expect(try await client.send(Call<[Item]>(path: "/few")) == few)
         #expect(try await client.send(Call<[Item]>(path: "/many")) == many)
-        let bodies = sink.bodies.current
+        let bodies = sink.entries.compactMap { $0.metadata["courier.body"].map { "\($0)" } }
         #expect(bodies.count == 1)
         #expect(bodies.first?.contains("\"title\":\"one\"") == true)
-    }
-}
-
-/// Keeps the `courier.body` of every log line.
-private final class BodyLogSink: LogHandler, @unchecked Sendable {
-    // @unchecked: `bodies` is Locked; metadata and logLevel are only set before the test's calls.
-    let bodies = Locked<[String]>([])
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-    func log(event: LogEvent) {
-        if let body = event.metadata?["courier.body"] { bodies.withLock { $0.append("\(body)") } }
     }
 }

@@ -85,7 +85,7 @@ import Testing
     @Test func aCacheBeforeTheCredentialsOfAGeneratedClientStoresNothingAndSaysWhy() async throws {
         let setup = try await Setup.make()
         defer { Task { await setup.tearDown() } }
-        let logs = LogCapture()
+        let logs = LogRecorder()
         let store = try CacheStore.inMemory(maximumSize: 1 << 20, logger: logs.logger)
         let client = GeneratedStyleClient(
             baseURL: setup.server.baseURL, middlewares: [HTTPCache(store: store), CredentialsMiddleware(provider: setup.store)]
@@ -174,32 +174,5 @@ struct GeneratedStyleClient {
         let (response, body) = try await next(HTTPRequest(method: .get, scheme: nil, authority: nil, path: path), nil, baseURL)
         let text = if let body { try await String(collecting: body, upTo: 1 << 20) } else { "" }
         return (response.status, text)
-    }
-}
-
-/// Collects the messages logged through its logger.
-final class LogCapture: Sendable {
-    private let lines = Locked<[String]>([])
-
-    var messages: [String] { lines.current }
-
-    var logger: Logger {
-        Logger(label: "test") { _ in Handler(lines: self.lines) }
-    }
-
-    private struct Handler: LogHandler {
-        let lines: Locked<[String]>
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let text = "\(event.message) \(event.metadata ?? [:])"
-            lines.withLock { $0.append(text) }
-        }
     }
 }

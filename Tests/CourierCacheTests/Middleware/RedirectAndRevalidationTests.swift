@@ -68,7 +68,7 @@ import Testing
     @Test func aFailedBackgroundRevalidationIsLoggedAndKeepsTheEntry() async throws {
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
-        let logs = LogCapture()
+        let logs = LogRecorder()
         let store = try CacheStore.inMemory(maximumSize: 1 << 20, logger: logs.logger)
         let clock = TestDate()
         let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [HTTPCache(store: store, now: { clock.now })])

@@ -1,4 +1,5 @@
 import CourierCache
+import CourierTesting
 import Foundation
 import GRDB
 import Logging
@@ -21,7 +22,7 @@ import Testing
             // A garbage journal beside it (SQLite discards an invalid WAL itself, or it moves aside too).
             try Data(repeating: 0x11, count: 100).write(to: URL(fileURLWithPath: file.path + "-wal"))
             let messages = LogRecorder()
-            let logger = Logger(label: "test") { _ in messages }
+            let logger = messages.logger
             let store = try CacheStore(fileURL: file, maximumSize: 1_000_000, logger: logger)
             try await StoreFixtures.put(store, StoreFixtures.key(), body: Data("fresh".utf8))
             #expect(try await store.variants(for: StoreFixtures.key()).count == 1)
@@ -29,7 +30,7 @@ import Testing
             let database = try #require(aside.first { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
             #expect(aside.allSatisfy { $0.hasPrefix(database) })
             #expect(try Data(contentsOf: directory.appendingPathComponent(database)) == garbage)
-            #expect(messages.levels.contains(.warning))
+            #expect(messages.entries.contains { $0.level == .warning })
         }
     }
 
@@ -61,32 +62,5 @@ import Testing
             #expect(variants.count == 1)
             #expect(try await store.body(for: try #require(variants.first)) == Data("ok".utf8))
         }
-    }
-}
-
-/// A log handler that remembers the levels it saw.
-final class LogRecorder: LogHandler, @unchecked Sendable {
-    // @unchecked Sendable is safe: the only mutable state, `recorded`, is guarded by `lock`;
-    // `metadata` and `logLevel` are only set during logger set-up, before the handler is shared.
-    private let lock = NSLock()
-    private var recorded: [Logger.Level] = []
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    var levels: [Logger.Level] {
-        lock.lock()
-        defer { lock.unlock() }
-        return recorded
-    }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        lock.lock()
-        defer { lock.unlock() }
-        recorded.append(event.level)
     }
 }

@@ -23,7 +23,7 @@ import Testing
     @Test func aFileOverwrittenWhileInUseIsLoggedCountedAndRecovered() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("cache.sqlite")
-            let logs = LogCapture()
+            let logs = LogRecorder()
             let store = try CacheStore(fileURL: file, maximumSize: 1 << 20, logger: logs.logger)
             try await StoreFixtures.put(store, StoreFixtures.key("a"), body: Data("a".utf8))
             try Self.overwrite(file)
@@ -79,7 +79,7 @@ import Testing
             let error = try #require(#expect(throws: CacheStoreError.self) { try CacheStore(fileURL: file, maximumSize: 1 << 20) })
             #expect(error.description.contains(file.path))
 
-            let logs = LogCapture()
+            let logs = LogRecorder()
             let store = CacheStore.openOrFallBack(fileURL: file, maximumSize: 1 << 20, logger: logs.logger)
             #expect(store.fileURL == nil, "in memory")
             #expect(logs.messages.contains { $0.contains("caching in memory") && $0.contains(file.path) })
