@@ -1,0 +1,54 @@
+import Courier
+import Foundation
+import Testing
+
+/// Every body read on the way is bounded, and the one deadline fails the way a transport's does.
+@Suite struct BodyLimitTests {
+    /// A stream of `count` chunks of 1 KiB, of unknown length, that counts how many were read.
+    private func stream(chunks count: Int, read: Locked<Int>) -> HTTPBody {
+        let chunks = AsyncStream<ArraySlice<UInt8>> { continuation in
+            for _ in 0..<count { continuation.yield(ArraySlice(repeating: 7, count: 1024)) }
+            continuation.finish()
+        }
+        return HTTPBody(chunks.map { chunk in read.withLock { $0 += 1 }; return chunk }, length: .unknown, iterationBehavior: .single)
+    }
+
+    @Test func aRequestBodyOverTheLimitStopsBeingReadAtTheLimit() async throws {
+        let read = Locked(0)
+        let error = await #expect(throws: CourierError.self) {
+            _ = try await gatherRequestBody(stream(chunks: 100, read: read), limit: 10 * 1024)
+        }
+        #expect(error?.kind == .invalidRequest)
+        #expect(read.current == 11)
+    }
+
+    @Test func aResponseBodyOverTheLimitStopsBeingReadAtTheLimit() async throws {
+        let read = Locked(0)
+        let error = await #expect(throws: CourierError.self) {
+            _ = try await collectBody(stream(chunks: 100, read: read), limit: 10 * 1024)
+        }
+        #expect(error?.kind == .bodyTooLarge)
+        #expect(read.current == 11)
+    }
+
+    @Test func aResponseAnnouncedOverTheLimitIsNotReadAtAll() async throws {
+        let body = HTTPBody(Data(count: 4096))
+        let error = await #expect(throws: CourierError.self) { _ = try await collectBody(body, limit: 1024) }
+        #expect(error?.kind == .bodyTooLarge)
+        #expect(error?.detail.contains("4096 bytes") == true)
+    }
+
+    @Test func theDeadlineEndsWorkThatOutlivesIt() async throws {
+        let deadline = Deadline(timeout: .milliseconds(100))
+        let error = await #expect(throws: CourierError.self) {
+            try await deadline.bound { try await Task.sleep(for: .seconds(10)) }
+        }
+        #expect(error?.kind == .timedOut)
+        #expect(error?.detail == "No complete response within 0.1 seconds")
+    }
+
+    @Test func workWithinTheDeadlineKeepsItsValue() async throws {
+        let value = try await Deadline(timeout: .seconds(10)).bound { 42 }
+        #expect(value == 42)
+    }
+}
