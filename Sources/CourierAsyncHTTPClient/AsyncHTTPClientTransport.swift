@@ -69,6 +69,8 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
     /// Starts the request and waits for the head; the body follows through the stream.
     private func start(_ request: HTTPClient.Request, method: HTTPRequest.Method, deadline: Deadline) async throws -> (HTTPResponse, HTTPBody?) {
         let stream = ResponseStream()
+        // AsyncHTTPClient's default event loop preference: pinning the delegate and the connection to
+        // one loop saves a thread hop but opens a connection per loop (StaleConnectionTests).
         let task = client.execute(request: request, delegate: stream, deadline: .now() + TimeAmount(deadline.remaining))
         stream.attach(task)
         let head = try await stream.head()

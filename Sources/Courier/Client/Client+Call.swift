@@ -9,7 +9,19 @@ extension Client {
     /// A call from its endpoint to a validated response.
     @usableFromInline
     func run(_ call: consuming EndpointCall, policy: CachePolicy) async throws(CourierError) -> ValidatedResponse {
-        let prepared = try build(call, policy: policy)
+        try await run(call, policy: policy, download: nil)
+    }
+
+    /// A call from its endpoint to a validated response; with a `download`, a successful response's
+    /// body streams into its file instead of memory.
+    func run(_ call: consuming EndpointCall, policy: CachePolicy, download: FileDownload?) async throws(CourierError) -> ValidatedResponse {
+        var prepared = try build(call, policy: policy)
+        if download != nil {
+            prepared.download = download
+            // A download goes to disk, not memory: the size limit is for bodies gathered to decode
+            // (it still bounds an error status's body, at the edge).
+            prepared.context.maximumBodySize = .max
+        }
         do {
             let outcome = try await runChain(prepared)
             return try validated(outcome, prepared)
@@ -25,6 +37,7 @@ extension Client {
         var summary: RequestSummary
         var policy: CachePolicy
         var started: ContinuousClock.Instant
+        var download: FileDownload?
     }
 
     // MARK: 1. Build the request
@@ -61,8 +74,8 @@ extension Client {
         }
         if hasCache { context.background = backgroundRevalidation(of: call.built, context: context) }
         let ready = context
-        guard let key = coalescingKey(call, identity: ready.identity) else {
-            return try await runChain(call.built, context: ready)
+        guard call.download == nil, let key = coalescingKey(call, identity: ready.identity) else {
+            return try await runChain(call.built, context: ready, download: call.download)
         }
         return try await inFlight.run(key, telemetry: ready.telemetry, operationName: ready.endpoint) {
             try await runChain(call.built, context: ready)
@@ -79,15 +92,25 @@ extension Client {
         )
     }
 
-    /// The middleware chain (once per redirect hop) with the request context set, then the body
-    /// gathered: the one place a decoded call's body is read whole, within the size limit.
-    private func runChain(_ built: BuiltRequest, context: RequestContext) async throws -> InFlightCalls.Outcome {
+    /// The middleware chain (once per redirect hop) with the request context set, then the body received.
+    private func runChain(_ built: BuiltRequest, context: RequestContext, download: FileDownload? = nil) async throws -> InFlightCalls.Outcome {
         try await RequestContext.$current.withValue(context) {
             let requestBody = built.body.map { HTTPBody($0) }
             let (head, body) = try await followingRedirects(built.head, body: requestBody, operationID: context.endpoint)
-            let data = try await collectBody(body, limit: configuration.maximumBodySize)
+            let data = try await receive(head, body, download: download)
             return InFlightCalls.Outcome(head: head, body: data, source: context.report.source, attempts: context.report.attempts)
         }
+    }
+
+    /// The edge, the one place a body is read whole: a decoded call's gathered within the size
+    /// limit, a download's successful body streamed into its file (and no bytes kept).
+    private func receive(_ head: HTTPResponse, _ body: HTTPBody?, download: FileDownload?) async throws -> Data {
+        guard let download, head.status.kind == .successful else {
+            return try await collectBody(body, limit: configuration.maximumBodySize)
+        }
+        let announced: Int64? = if let body, case .known(let length) = body.length { length } else { nil }
+        _ = try await download.write(body, announcedLength: announced)
+        return Data()
     }
 
     /// Lets the cache run this call again in the background (a stale-while-revalidate refresh).
@@ -176,7 +199,7 @@ extension Client {
     private func validated(_ outcome: InFlightCalls.Outcome, _ call: PreparedCall) throws(CourierError) -> ValidatedResponse {
         // A call cancelled while the last bytes arrived must not report a success later.
         if Task.isCancelled { throw CourierError(.cancelled, detail: "The call was cancelled") }
-        try validate(outcome.head, body: outcome.body, endpoint: call.context.endpoint, source: outcome.source)
+        try validate(outcome.head, body: outcome.body, endpoint: call.context.endpoint, source: outcome.source, checksContent: call.download == nil)
         return ValidatedResponse(
             head: outcome.head, body: outcome.body, request: call.summary, source: outcome.source, attempts: outcome.attempts,
             started: call.started

@@ -2,8 +2,9 @@ import Foundation
 import HTTPTypes
 
 extension Client {
-    /// Checks the status and runs the response validator; every failure keeps its evidence.
-    func validate(_ head: HTTPResponse, body: Data, endpoint: String, source: ResponseSource) throws(CourierError) {
+    /// Checks the status and, when `checksContent` (not for a download, whose body is in a file),
+    /// runs the response validator; every failure keeps its evidence.
+    func validate(_ head: HTTPResponse, body: Data, endpoint: String, source: ResponseSource, checksContent: Bool = true) throws(CourierError) {
         guard head.status.kind == .successful else {
             let message = ServerMessage.extract(from: body, paths: configuration.errorMessagePaths)
             throw CourierError(
@@ -12,7 +13,7 @@ extension Client {
                 serverMessage: message, status: head.status, responseHeaders: head.headerFields, body: body
             )
         }
-        if let validator = configuration.responseValidator,
+        if checksContent, let validator = configuration.responseValidator,
             let rejection = validator(ValidationInput(endpoint: endpoint, response: head, body: body))
         {
             let message = (rejection as? any LocalizedError)?.errorDescription

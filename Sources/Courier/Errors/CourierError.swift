@@ -54,6 +54,8 @@ public struct CourierError: Error, Sendable {
         public static let redirect = Kind("redirect")
         /// Any other failure of the transport.
         public static let transport = Kind("transport")
+        /// A file could not be read or written: a download's folder is missing or not writable, the disk is full.
+        public static let file = Kind("file")
 
         /// The identifier.
         public var description: String { identifier }

@@ -1,0 +1,117 @@
+import Courier
+import CourierTesting
+import Foundation
+import Testing
+
+/// Downloads stream into a file that appears only when whole; every failure leaves the folder as it was.
+@Suite struct DownloadTests {
+    private struct Report: Endpoint {
+        typealias Response = Data
+        var path: EndpointPath = "/report.bin"
+        var timeout: Duration? = nil
+    }
+
+    /// A fresh folder, removed after `body`.
+    private func withFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-download-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try await body(folder)
+    }
+
+    private func contents(of folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    }
+
+    private static let bytes = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) }
+
+    @Test(arguments: TransportKind.allCases)
+    func theBodyLandsInTheFileWithProgressToTheEnd(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/report.bin", respond: .bytes(Self.bytes, contentType: "application/octet-stream"))
+            try await withFolder { folder in
+                let destination = folder.appendingPathComponent("report.bin")
+                let updates = Locked<[TransferProgress]>([])
+                let response = try await client.download(Report(), to: destination) { progress in updates.withLock { $0.append(progress) } }
+                #expect(response.value == destination)
+                #expect(response.status == .ok)
+                #expect(response.bodySize == Self.bytes.count)
+                #expect(try Data(contentsOf: destination) == Data(Self.bytes))
+                #expect(try contents(of: folder) == ["report.bin"])
+                let seen = updates.current
+                #expect(seen.last == TransferProgress(completedBytes: Int64(Self.bytes.count), totalBytes: Int64(Self.bytes.count)))
+                #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.completedBytes <= $1.completedBytes })
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aDownloadIsNotBoundByTheSizeLimitForDecodedBodies(kind: TransportKind) async throws {
+        try await withServer(kind, configure: { $0.maximumBodySize = 1 << 20 }) { server, client in
+            server.route("GET", "/report.bin", respond: .bytes(Self.bytes, contentType: "application/octet-stream"))
+            try await withFolder { folder in
+                let destination = folder.appendingPathComponent("report.bin")
+                _ = try await client.download(Report(), to: destination)
+                #expect(try Data(contentsOf: destination) == Data(Self.bytes))
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func anErrorStatusKeepsTheFileThatWasThere(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/report.bin", respond: .json(#"{"message":"No such report"}"#, status: 404))
+            try await withFolder { folder in
+                let destination = folder.appendingPathComponent("report.bin")
+                try Data("last month's".utf8).write(to: destination)
+                let error = await #expect(throws: CourierError.self) { try await client.download(Report(), to: destination) }
+                #expect(error?.kind == .server)
+                #expect(error?.serverMessage == "No such report")
+                #expect(try Data(contentsOf: destination) == Data("last month's".utf8))
+                #expect(try contents(of: folder) == ["report.bin"])
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aConnectionCutMidBodyLeavesNoHalfFile(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/report.bin", respond: .bytes(Self.bytes, contentType: "application/octet-stream").with(fault: .closeMidBody(afterBytes: 1 << 20)))
+            try await withFolder { folder in
+                let destination = folder.appendingPathComponent("report.bin")
+                let error = await #expect(throws: CourierError.self) { try await client.download(Report(), to: destination) }
+                #expect(error?.kind == .connectionLost)
+                let leftovers = try contents(of: folder)
+                #expect(leftovers == [])
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aCancelledDownloadLeavesNoHalfFile(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            let drip = MockResponse.bytes(Array(Self.bytes.prefix(200_000)), contentType: "application/octet-stream")
+            server.route("GET", "/report.bin", respond: drip.with(fault: .drip(chunkSize: 10_000, interval: .milliseconds(100))))
+            try await withFolder { folder in
+                let destination = folder.appendingPathComponent("report.bin")
+                let task = Task { try await client.download(Report(), to: destination) }
+                try await Task.sleep(for: .milliseconds(400))
+                task.cancel()
+                let error = await #expect(throws: CourierError.self) { try await task.value }
+                #expect(error?.kind == .cancelled)
+                let leftovers = try contents(of: folder)
+                #expect(leftovers == [])
+            }
+        }
+    }
+
+    @Test func aMissingFolderIsAFileError() async throws {
+        try await withServer(.asyncHTTPClient) { server, client in
+            server.route("GET", "/report.bin", respond: .bytes([1, 2, 3], contentType: "application/octet-stream"))
+            let destination = FileManager.default.temporaryDirectory.appendingPathComponent("courier-missing-\(UUID().uuidString)/report.bin")
+            let error = await #expect(throws: CourierError.self) { try await client.download(Report(), to: destination) }
+            #expect(error?.kind == .file)
+            #expect(!FileManager.default.fileExists(atPath: destination.deletingLastPathComponent().path))
+        }
+    }
+}
