@@ -95,7 +95,7 @@ extension Client {
     /// The middleware chain (once per redirect hop) with the request context set, then the body received.
     private func runChain(_ built: BuiltRequest, context: RequestContext, download: FileDownload? = nil) async throws -> InFlightCalls.Outcome {
         try await RequestContext.$current.withValue(context) {
-            let requestBody = built.body.map { HTTPBody($0) }
+            let requestBody = built.body?.httpBody
             let (head, body) = try await followingRedirects(built.head, body: requestBody, operationID: context.endpoint)
             let data = try await receive(head, body, download: download)
             return InFlightCalls.Outcome(head: head, body: data, source: context.report.source, attempts: context.report.attempts)

@@ -4,7 +4,22 @@ import HTTPTypes
 /// A request ready for the middleware chain: the HTTP head, the body bytes and the absolute URL.
 struct BuiltRequest: Sendable {
     var head: HTTPRequest
-    var body: Data?
+    var body: BuiltBody?
+}
+
+/// A built request body: bytes in memory, or a stream (a file read afresh for each attempt, or a
+/// sequence that can be sent once).
+enum BuiltBody: Sendable {
+    case bytes(Data)
+    case stream(HTTPBody)
+
+    /// The body as the chain and the transport take it.
+    var httpBody: HTTPBody {
+        switch self {
+        case .bytes(let data): HTTPBody(data)
+        case .stream(let body): body
+        }
+    }
 }
 
 extension Client {
@@ -21,7 +36,7 @@ extension Client {
 
         let method = endpoint.method
         var queryItems = configuration.commonQuery
-        var body: Data?
+        var body: BuiltBody?
         var contentType: String?
         do {
             let endpointQuery = try endpoint.query.queryItems(using: configuration.parameterEncoder)
@@ -60,17 +75,21 @@ extension Client {
         return BuiltRequest(head: head, body: body)
     }
 
-    private func encode(_ body: RequestBody) throws -> (Data, String) {
+    private func encode(_ body: RequestBody) throws -> (BuiltBody, String) {
         switch body.content {
         case .json(let value):
-            return (try configuration.encoder.encode(value), configuration.encoder.contentType)
+            return (.bytes(try configuration.encoder.encode(value)), configuration.encoder.contentType)
         case .parameters(let parameters):
-            return (try parameters.jsonBody(using: configuration.encoder), configuration.encoder.contentType)
+            return (.bytes(try parameters.jsonBody(using: configuration.encoder)), configuration.encoder.contentType)
         case .form(let parameters):
             let items = try parameters.queryItems(using: configuration.parameterEncoder)
-            return (Data(encodeQuery(items).utf8), "application/x-www-form-urlencoded")
+            return (.bytes(Data(encodeQuery(items).utf8)), "application/x-www-form-urlencoded")
         case .data(let data, let contentType):
-            return (data, contentType)
+            return (.bytes(data), contentType)
+        case .file(let file, let contentType):
+            return (.stream(try FileChunks.body(for: file)), contentType)
+        case .stream(let body, let contentType):
+            return (.stream(body), contentType)
         }
     }
 

@@ -1,12 +1,15 @@
 import Foundation
+import OpenAPIRuntime
 
-/// The body of a request: JSON, a URL-encoded form, or raw bytes with their content type.
+/// The body of a request: JSON, a URL-encoded form, raw bytes, a file or a stream, with their content type.
 public struct RequestBody: Sendable {
     enum Content: Sendable {
         case json(any Encodable & Sendable)
         case parameters(Parameters)
         case form(Parameters)
         case data(Data, contentType: String)
+        case file(URL, contentType: String)
+        case stream(HTTPBody, contentType: String)
     }
 
     let content: Content
@@ -23,6 +26,22 @@ public struct RequestBody: Sendable {
     /// Raw bytes sent as they are, with their content type.
     public static func data(_ data: Data, contentType: String) -> RequestBody {
         RequestBody(content: .data(data, contentType: contentType))
+    }
+
+    /// A file's contents, read from disk as they are sent (never whole in memory); a retried
+    /// request sends the file again from its start.
+    public static func file(_ file: URL, contentType: String = "application/octet-stream") -> RequestBody {
+        RequestBody(content: .file(file, contentType: contentType))
+    }
+
+    /// Chunks of bytes sent as they come, with chunked transfer encoding when `length` is unknown.
+    /// A stream can be sent once: a request with one is not retried, and a redirect that needs the
+    /// body again fails.
+    public static func stream<Chunks: AsyncSequence & Sendable>(
+        _ chunks: Chunks, length: Int64? = nil, contentType: String = "application/octet-stream"
+    ) -> RequestBody where Chunks.Element == ArraySlice<UInt8> {
+        let body = HTTPBody(chunks, length: length.map { .known($0) } ?? .unknown, iterationBehavior: .single)
+        return RequestBody(content: .stream(body, contentType: contentType))
     }
 
     /// Text sent as UTF-8.

@@ -1,0 +1,89 @@
+import Courier
+import CourierTesting
+import Foundation
+import Testing
+
+/// Files, bytes and streams go up with their content type; a file is read as it is sent and sent
+/// again whole on a retry; a stream is sent once.
+@Suite struct UploadTests {
+    private struct Upload: Endpoint {
+        typealias Response = JSON
+        var method: HTTPRequest.Method { .put }
+        var path: EndpointPath { "/upload" }
+        var body: RequestBody?
+    }
+
+    private static let bytes = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 9) }
+
+    private func withFile<T>(_ bytes: [UInt8], _ body: (URL) async throws -> T) async throws -> T {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-upload-\(UUID().uuidString).bin")
+        try Data(bytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try await body(file)
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aFileArrivesWholeWithItsContentType(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("PUT", "/upload", respond: .json("{}"))
+            try await withFile(Self.bytes) { file in
+                _ = try await client.send(Upload(body: .file(file, contentType: "image/jpeg")))
+            }
+            let request = try #require(server.lastRequest)
+            #expect(request.body == Self.bytes)
+            #expect(request.header("Content-Type") == "image/jpeg")
+            #expect(request.header("Content-Length") == "\(Self.bytes.count)")
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aStreamOfUnknownLengthGoesChunked(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("PUT", "/upload", respond: .json("{}"))
+            let chunks = AsyncStream<ArraySlice<UInt8>> { continuation in
+                for start in stride(from: 0, to: 300_000, by: 10_000) { continuation.yield(ArraySlice(Self.bytes[start..<start + 10_000])) }
+                continuation.finish()
+            }
+            _ = try await client.send(Upload(body: .stream(chunks, contentType: "application/x-ndjson")))
+            let request = try #require(server.lastRequest)
+            #expect(request.body == Array(Self.bytes.prefix(300_000)))
+            #expect(request.header("Content-Type") == "application/x-ndjson")
+        }
+    }
+
+    @Test func aRetriedFileUploadSendsTheWholeFileAgain() async throws {
+        let server = try await MockServer.start()
+        defer { Task { try? await server.shutdown() } }
+        server.route("PUT", "/upload", script: [.status(503), .json("{}")])
+        let client = Client(
+            baseURL: server.baseURL, transport: TransportKind.asyncHTTPClient.make(),
+            middlewares: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(10)))]
+        )
+        try await withFile(Self.bytes) { file in
+            let response = try await client.response(for: Upload(body: .file(file)))
+            #expect(response.attempts == 2)
+        }
+        #expect(server.recordedRequests.count == 2)
+        #expect(server.recordedRequests.allSatisfy { $0.body == Self.bytes })
+    }
+
+    @Test func aMissingFileFailsBeforeAnythingIsSent() async throws {
+        try await withServer(.asyncHTTPClient) { server, client in
+            server.route("PUT", "/upload", respond: .json("{}"))
+            let missing = FileManager.default.temporaryDirectory.appendingPathComponent("courier-no-such-\(UUID().uuidString).bin")
+            let error = await #expect(throws: CourierError.self) { try await client.send(Upload(body: .file(missing))) }
+            #expect(error?.kind == .file)
+            #expect(server.recordedRequests.isEmpty)
+        }
+    }
+
+    @Test func aFileThatShrinksWhileItIsSentIsAFileError() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-shrink-\(UUID().uuidString).bin")
+        try Data(Self.bytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let body = try FileChunks.body(for: file)
+        try Data(Self.bytes.prefix(100_000)).write(to: file)
+        let error = await #expect(throws: CourierError.self) { _ = try await Data(collecting: body, upTo: .max) }
+        #expect(error?.kind == .file)
+    }
+}
