@@ -68,7 +68,7 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
 
     /// Starts the request and waits for the head; the body follows through the stream.
     private func start(_ request: HTTPClient.Request, method: HTTPRequest.Method, deadline: Deadline) async throws -> (HTTPResponse, HTTPBody?) {
-        let stream = ResponseStream()
+        let stream = ResponseStream(waitsForSmallBodies: RequestContext.current?.streamsBody != true)
         // AsyncHTTPClient's default event loop preference: pinning the delegate and the connection to
         // one loop saves a thread hop but opens a connection per loop (StaleConnectionTests).
         let task = client.execute(request: request, delegate: stream, deadline: .now() + TimeAmount(deadline.remaining))

@@ -37,12 +37,18 @@ final class ResponseStream: HTTPClientResponseDelegate {
     }
 
     private let state = Locked(State())
+    /// Whether a small announced response is handed over whole (see ``wholeResponseLimit``).
+    private let waitsForSmallBodies: Bool
+
+    init(waitsForSmallBodies: Bool) {
+        self.waitsForSmallBodies = waitsForSmallBodies
+    }
 
     // MARK: Fed by AsyncHTTPClient, on the event loop
 
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         let announced = head.headers.first(name: "content-length").flatMap(Int.init)
-        let waitsForBody = announced.map { $0 <= Self.wholeResponseLimit } ?? false
+        let waitsForBody = waitsForSmallBodies && announced.map { $0 <= Self.wholeResponseLimit } ?? false
         let waiter = state.withLock { state in
             state.head = head
             return waitsForBody ? nil : state.releaseHead()

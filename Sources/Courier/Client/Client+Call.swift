@@ -9,18 +9,19 @@ extension Client {
     /// A call from its endpoint to a validated response.
     @usableFromInline
     func run(_ call: consuming EndpointCall, policy: CachePolicy) async throws(CourierError) -> ValidatedResponse {
-        try await run(call, policy: policy, download: nil)
+        try await run(call, policy: policy, destination: .memory)
     }
 
-    /// A call from its endpoint to a validated response; with a `download`, a successful response's
-    /// body streams into its file instead of memory.
-    func run(_ call: consuming EndpointCall, policy: CachePolicy, download: FileDownload?) async throws(CourierError) -> ValidatedResponse {
+    /// A call from its endpoint to a validated response, a successful response's body going to
+    /// `destination`.
+    func run(_ call: consuming EndpointCall, policy: CachePolicy, destination: BodyDestination) async throws(CourierError) -> ValidatedResponse {
         var prepared = try build(call, policy: policy)
-        if download != nil {
-            prepared.download = download
-            // A download goes to disk, not memory: the size limit is for bodies gathered to decode
-            // (it still bounds an error status's body, at the edge).
+        if destination.isTransfer {
+            prepared.destination = destination
+            // A transfer's body is not held in memory: the size limit is for bodies gathered to
+            // decode (it still bounds an error status's body, at the edge).
             prepared.context.maximumBodySize = .max
+            if case .caller = destination { prepared.context.streamsBody = true }
         }
         do {
             let outcome = try await runChain(prepared)
@@ -37,7 +38,7 @@ extension Client {
         var summary: RequestSummary
         var policy: CachePolicy
         var started: ContinuousClock.Instant
-        var download: FileDownload?
+        var destination = BodyDestination.memory
     }
 
     // MARK: 1. Build the request
@@ -74,8 +75,8 @@ extension Client {
         }
         if hasCache { context.background = backgroundRevalidation(of: call.built, context: context) }
         let ready = context
-        guard call.download == nil, let key = coalescingKey(call, identity: ready.identity) else {
-            return try await runChain(call.built, context: ready, download: call.download)
+        guard !call.destination.isTransfer, let key = coalescingKey(call, identity: ready.identity) else {
+            return try await runChain(call.built, context: ready, destination: call.destination)
         }
         return try await inFlight.run(key, telemetry: ready.telemetry, operationName: ready.endpoint) {
             try await runChain(call.built, context: ready)
@@ -92,25 +93,25 @@ extension Client {
         )
     }
 
-    /// The middleware chain (once per redirect hop) with the request context set, then the body received.
-    private func runChain(_ built: BuiltRequest, context: RequestContext, download: FileDownload? = nil) async throws -> InFlightCalls.Outcome {
+    /// The middleware chain (once per redirect hop) with the request context set, then the edge,
+    /// the one place a body is read whole: gathered within the size limit for a decoded call or an
+    /// error status, written to its file for a download, handed on as it is for a stream.
+    private func runChain(_ built: BuiltRequest, context: RequestContext, destination: BodyDestination = .memory) async throws -> InFlightCalls.Outcome {
         try await RequestContext.$current.withValue(context) {
             let requestBody = built.body?.httpBody
             let (head, body) = try await followingRedirects(built.head, body: requestBody, operationID: context.endpoint)
-            let data = try await receive(head, body, download: download)
-            return InFlightCalls.Outcome(head: head, body: data, source: context.report.source, attempts: context.report.attempts)
+            guard head.status.kind == .successful, destination.isTransfer else {
+                let data = try await collectBody(body, limit: configuration.maximumBodySize)
+                return InFlightCalls.Outcome(head: head, body: data, source: context.report.source, attempts: context.report.attempts)
+            }
+            var outcome = InFlightCalls.Outcome(head: head, body: Data(), source: context.report.source, attempts: context.report.attempts)
+            switch destination {
+            case .memory: break
+            case .file(let download): outcome.bodySize = try await download.write(body, announcedLength: body?.knownLength)
+            case .caller: outcome.stream = body ?? HTTPBody()
+            }
+            return outcome
         }
-    }
-
-    /// The edge, the one place a body is read whole: a decoded call's gathered within the size
-    /// limit, a download's successful body streamed into its file (and no bytes kept).
-    private func receive(_ head: HTTPResponse, _ body: HTTPBody?, download: FileDownload?) async throws -> Data {
-        guard let download, head.status.kind == .successful else {
-            return try await collectBody(body, limit: configuration.maximumBodySize)
-        }
-        let announced: Int64? = if let body, case .known(let length) = body.length { length } else { nil }
-        _ = try await download.write(body, announcedLength: announced)
-        return Data()
     }
 
     /// Lets the cache run this call again in the background (a stale-while-revalidate refresh).
@@ -199,10 +200,10 @@ extension Client {
     private func validated(_ outcome: InFlightCalls.Outcome, _ call: PreparedCall) throws(CourierError) -> ValidatedResponse {
         // A call cancelled while the last bytes arrived must not report a success later.
         if Task.isCancelled { throw CourierError(.cancelled, detail: "The call was cancelled") }
-        try validate(outcome.head, body: outcome.body, endpoint: call.context.endpoint, source: outcome.source, checksContent: call.download == nil)
+        try validate(outcome.head, body: outcome.body, endpoint: call.context.endpoint, source: outcome.source, checksContent: !call.destination.isTransfer)
         return ValidatedResponse(
             head: outcome.head, body: outcome.body, request: call.summary, source: outcome.source, attempts: outcome.attempts,
-            started: call.started
+            started: call.started, bodySize: outcome.bodySize, stream: outcome.stream
         )
     }
 }

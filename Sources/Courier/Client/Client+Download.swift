@@ -26,11 +26,10 @@ extension Client {
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(CourierError) -> Response<URL> {
         let download = FileDownload(destination: destination, progress: progress)
-        let validated = try await run(EndpointCall(endpoint), policy: .withoutCache, download: download)
-        let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int) ?? 0
+        let validated = try await run(EndpointCall(endpoint), policy: .withoutCache, destination: .file(download))
         return Response(
             value: destination, head: validated.head, request: validated.request, source: validated.source,
-            duration: ContinuousClock.now - validated.started, attempts: validated.attempts, bodySize: size
+            duration: ContinuousClock.now - validated.started, attempts: validated.attempts, bodySize: Int(validated.bodySize ?? 0)
         )
     }
 }

@@ -48,4 +48,8 @@ struct ValidatedResponse: Sendable {
     @usableFromInline var attempts: Int
     /// When the call began (the response's duration runs from here to the decoded value).
     @usableFromInline var started: ContinuousClock.Instant
+    /// A transfer's body size (its bytes are not in ``body``).
+    var bodySize: Int64? = nil
+    /// A streamed call's body, unread.
+    var stream: HTTPBody? = nil
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import OpenAPIRuntime
 
 /// Shares one network exchange between identical concurrent GETs (SPEC X3).
 ///
@@ -47,6 +48,10 @@ final class InFlightCalls: Sendable {
         var body: Data
         var source: ResponseSource
         var attempts: Int
+        /// A transfer's body size (its bytes are in a file, not in ``body``).
+        var bodySize: Int64?
+        /// A streamed call's body, handed to the caller unread.
+        var stream: HTTPBody?
     }
 
     private let calls = Locked<[Key: SharedCall]>([:])

@@ -31,6 +31,9 @@ public struct RequestContext: Sendable {
     /// Runs the call again later, outside the caller's wait: the cache uses it to revalidate a
     /// stale response in the background. Nil where the client offers no background work.
     package var background: BackgroundRevalidation?
+    /// Whether the caller reads the body as it arrives (``Client/bytes(for:)``): a transport then
+    /// hands the head over at once, never waiting for a small body to come with it.
+    package var streamsBody = false
 
     /// The context of the call in progress, if it runs inside a Courier client.
     @TaskLocal public static var current: RequestContext?

@@ -1,0 +1,27 @@
+import Foundation
+import OpenAPIRuntime
+
+extension Client {
+    /// Sends an endpoint and hands its response body over as it arrives, chunk by chunk: for
+    /// newline-delimited JSON, server-sent events or any body to process before it is whole.
+    ///
+    /// The call goes through the middleware chain like ``send(_:cachePolicy:)``, without the cache;
+    /// an error status still fails here, with the server's message. The body can be read once; the
+    /// endpoint's timeout bounds the whole response, so give a long stream a long timeout. Over
+    /// AsyncHTTPClient the chunks come as the server sends them; the URLSession transport reads the
+    /// whole body first.
+    ///
+    /// ```swift
+    /// let feed = try await client.bytes(for: LiveScores())
+    /// for try await chunk in feed.value { parser.consume(chunk) }
+    /// ```
+    /// - Throws: ``CourierError`` for the call; reading the body throws ``CourierError`` too.
+    public func bytes<E: Endpoint>(for endpoint: E) async throws(CourierError) -> Response<HTTPBody> {
+        let validated = try await run(EndpointCall(endpoint), policy: .withoutCache, destination: .caller)
+        let body = validated.stream ?? HTTPBody()
+        return Response(
+            value: body, head: validated.head, request: validated.request, source: validated.source,
+            duration: ContinuousClock.now - validated.started, attempts: validated.attempts, bodySize: Int(body.knownLength ?? 0)
+        )
+    }
+}
