@@ -56,23 +56,33 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
         let deadline = Deadline.forCurrentAttempt()
         let (outgoing, replayable) = try await makeRequest(request, body: body, baseURL: baseURL)
         do {
-            return try await start(outgoing, method: request.method, deadline: deadline)
+            return try await start(outgoing, method: request.method, hasBody: body != nil, deadline: deadline)
         } catch where replayable && Self.isIdempotent(request.method) && Self.isClosedBeforeAnswering(error) && !Task.isCancelled {
             // A pooled connection the server closed just as the request went out gave no answer at
             // all: the request goes once more, on a new connection (not a retry).
-            do { return try await start(outgoing, method: request.method, deadline: deadline) } catch { throw Self.map(error, deadline: deadline) }
+            do { return try await start(outgoing, method: request.method, hasBody: body != nil, deadline: deadline) } catch { throw Self.map(error, deadline: deadline) }
         } catch {
             throw Self.map(error, deadline: deadline)
         }
     }
 
     /// Starts the request and waits for the head; the body follows through the stream.
-    private func start(_ request: HTTPClient.Request, method: HTTPRequest.Method, deadline: Deadline) async throws -> (HTTPResponse, HTTPBody?) {
-        let stream = ResponseStream(waitsForSmallBodies: RequestContext.current?.streamsBody != true)
+    ///
+    /// A request with a body gets a backstop at its deadline: AsyncHTTPClient (1.37) can hold a
+    /// response that ended before it processed the end of the request body, and then its own
+    /// deadline never reaches the delegate. For the same reason its head is never held back.
+    private func start(
+        _ request: HTTPClient.Request, method: HTTPRequest.Method, hasBody: Bool, deadline: Deadline
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let stream = ResponseStream(waitsForSmallBodies: !hasBody && RequestContext.current?.streamsBody != true)
         // AsyncHTTPClient's default event loop preference: pinning the delegate and the connection to
         // one loop saves a thread hop but opens a connection per loop (StaleConnectionTests).
         let task = client.execute(request: request, delegate: stream, deadline: .now() + TimeAmount(deadline.remaining))
         stream.attach(task)
+        if hasBody {
+            let backstop = task.eventLoop.scheduleTask(deadline: .now() + TimeAmount(deadline.remaining)) { stream.expire() }
+            task.futureResult.whenComplete { _ in backstop.cancel() }
+        }
         let head = try await stream.head()
         let response = try Self.makeResponse(head)
         // A HEAD's, 204's or 304's Content-Length describes another response's body, not this one's.

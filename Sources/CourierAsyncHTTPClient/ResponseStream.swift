@@ -139,6 +139,15 @@ final class ResponseStream: HTTPClientResponseDelegate {
         }?.cancel()
     }
 
+    /// Fails the waiting reader with the deadline's error and cancels the request, unless the
+    /// response already arrived whole (the transport's backstop).
+    func expire() {
+        let task = state.withLock { state in state.end == nil ? state.task : nil }
+        guard let task else { return }
+        finish(.failure(HTTPClientError.deadlineExceeded))
+        task.cancel()
+    }
+
     /// Ends the request unless the response already arrived whole: the reader dropped the body.
     func abandon() {
         state.withLock { state in
