@@ -86,8 +86,8 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
         let head = try await stream.head()
         let response = try Self.makeResponse(head)
         // A HEAD's, 204's or 304's Content-Length describes another response's body, not this one's.
-        let hasBody = method != .head && response.status != .noContent && response.status != .notModified
-        let announced = hasBody ? head.headers.first(name: "content-length").flatMap(Int64.init) : nil
+        let responseHasBody = method != .head && response.status != .noContent && response.status != .notModified
+        let announced = responseHasBody ? head.headers.first(name: "content-length").flatMap(Int64.init) : nil
         let length: HTTPBody.Length = announced.map { .known($0) } ?? .unknown
         return (response, HTTPBody(ResponseBodyChunks(stream, deadline: deadline), length: length, iterationBehavior: .single))
     }
