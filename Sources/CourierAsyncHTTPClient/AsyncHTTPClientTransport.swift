@@ -54,13 +54,14 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
     /// moment a slow head would.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         let deadline = Deadline.forCurrentAttempt()
+        let isTransfer = RequestContext.current?.isTransfer == true
         let (outgoing, replayable) = try await makeRequest(request, body: body, baseURL: baseURL)
         do {
-            return try await start(outgoing, method: request.method, hasBody: body != nil, deadline: deadline)
+            return try await start(outgoing, method: request.method, hasBody: body != nil, isTransfer: isTransfer, deadline: deadline)
         } catch where replayable && Self.isIdempotent(request.method) && Self.isClosedBeforeAnswering(error) && !Task.isCancelled {
             // A pooled connection the server closed just as the request went out gave no answer at
             // all: the request goes once more, on a new connection (not a retry).
-            do { return try await start(outgoing, method: request.method, hasBody: body != nil, deadline: deadline) } catch { throw Self.map(error, deadline: deadline) }
+            do { return try await start(outgoing, method: request.method, hasBody: body != nil, isTransfer: isTransfer, deadline: deadline) } catch { throw Self.map(error, deadline: deadline) }
         } catch {
             throw Self.map(error, deadline: deadline)
         }
@@ -68,18 +69,21 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
 
     /// Starts the request and waits for the head; the body follows through the stream.
     ///
+    /// A transfer has no deadline for the whole response: its stream fails once no bytes went
+    /// either way for the timeout (an idle timeout), so a long healthy download goes on.
+    ///
     /// A request with a body gets a backstop at its deadline: AsyncHTTPClient (1.37) can hold a
     /// response that ended before it processed the end of the request body, and then its own
     /// deadline never reaches the delegate. For the same reason its head is never held back.
     private func start(
-        _ request: HTTPClient.Request, method: HTTPRequest.Method, hasBody: Bool, deadline: Deadline
+        _ request: HTTPClient.Request, method: HTTPRequest.Method, hasBody: Bool, isTransfer: Bool, deadline: Deadline
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let stream = ResponseStream(waitsForSmallBodies: !hasBody && RequestContext.current?.streamsBody != true)
+        let stream = ResponseStream(waitsForSmallBodies: !hasBody && !isTransfer, idleTimeout: isTransfer ? deadline : nil)
         // AsyncHTTPClient's default event loop preference: pinning the delegate and the connection to
         // one loop saves a thread hop but opens a connection per loop (StaleConnectionTests).
-        let task = client.execute(request: request, delegate: stream, deadline: .now() + TimeAmount(deadline.remaining))
+        let task = client.execute(request: request, delegate: stream, deadline: isTransfer ? nil : .now() + TimeAmount(deadline.remaining))
         stream.attach(task)
-        if hasBody {
+        if hasBody && !isTransfer {
             let backstop = task.eventLoop.scheduleTask(deadline: .now() + TimeAmount(deadline.remaining)) { stream.expire() }
             task.futureResult.whenComplete { _ in backstop.cancel() }
         }

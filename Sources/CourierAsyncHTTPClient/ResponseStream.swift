@@ -34,19 +34,29 @@ final class ResponseStream: HTTPClientResponseDelegate {
         var end: Result<Void, any Error>?
         var task: HTTPClient.Task<Void>?
         var cancelled = false
+        /// A transfer's idle timer, re-armed by every byte either way; off while the reader is behind.
+        var idle: Scheduled<Void>?
     }
 
     private let state = Locked(State())
     /// Whether a small announced response is handed over whole (see ``wholeResponseLimit``).
     private let waitsForSmallBodies: Bool
+    /// For a transfer: how long the connection may stay silent, and the error when it does.
+    private let idleTimeout: Deadline?
 
-    init(waitsForSmallBodies: Bool) {
+    init(waitsForSmallBodies: Bool, idleTimeout: Deadline? = nil) {
         self.waitsForSmallBodies = waitsForSmallBodies
+        self.idleTimeout = idleTimeout
     }
 
     // MARK: Fed by AsyncHTTPClient, on the event loop
 
+    func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
+        rearmIdleTimer(on: task.eventLoop)
+    }
+
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        rearmIdleTimer(on: task.eventLoop)
         let announced = head.headers.first(name: "content-length").flatMap(Int.init)
         let waitsForBody = waitsForSmallBodies && announced.map { $0 <= Self.wholeResponseLimit } ?? false
         let waiter = state.withLock { state in
@@ -74,9 +84,13 @@ final class ResponseStream: HTTPClientResponseDelegate {
             guard state.unread > Self.highWater else { return .readOn }
             let promise = task.eventLoop.makePromise(of: Void.self)
             state.paused = promise
+            // Waiting for the reader is not the server's silence.
+            state.idle?.cancel()
+            state.idle = nil
             return .pause(promise)
         }
         if let (waiter, head) = released { waiter.resume(returning: head) }
+        if case .pause = action {} else { rearmIdleTimer(on: task.eventLoop) }
         switch action {
         case .hand(let waiter):
             waiter.resume(returning: buffer)
@@ -106,6 +120,8 @@ final class ResponseStream: HTTPClientResponseDelegate {
             } else {
                 (headWaiter, state.headWaiter) = (state.headWaiter, nil)
             }
+            state.idle?.cancel()
+            state.idle = nil
             defer { (state.chunkWaiter, state.paused) = (nil, nil) }
             return (state.head, headWaiter, state.chunkWaiter, state.paused)
         }
@@ -120,6 +136,24 @@ final class ResponseStream: HTTPClientResponseDelegate {
         paused?.succeed(())
     }
 
+    /// Restarts a transfer's idle timer (on the event loop the delegate runs on).
+    private func rearmIdleTimer(on loop: any EventLoop) {
+        guard let idleTimeout else { return }
+        let next = loop.scheduleTask(in: TimeAmount(idleTimeout.timeout)) { [self] in expire(with: Self.idleError(idleTimeout)) }
+        let (previous, keeps) = state.withLock { state -> (Scheduled<Void>?, Bool) in
+            let previous = state.idle
+            let keeps = state.end == nil && state.paused == nil
+            state.idle = keeps ? next : nil
+            return (previous, keeps)
+        }
+        previous?.cancel()
+        if !keeps { next.cancel() }
+    }
+
+    static func idleError(_ timeout: Deadline) -> CourierError {
+        CourierError(.timedOut, detail: "No bytes for \(timeout.timeout)")
+    }
+
     // MARK: Read by the transport and the body's reader
 
     /// Keeps AsyncHTTPClient's task, to cancel it; cancels it at once if the reader already gave up.
@@ -129,6 +163,7 @@ final class ResponseStream: HTTPClientResponseDelegate {
             return state.cancelled
         }
         if cancelled { task.cancel() }
+        rearmIdleTimer(on: task.eventLoop)
     }
 
     /// Ends the request: AsyncHTTPClient closes the connection and fails the waiting reader.
@@ -141,10 +176,10 @@ final class ResponseStream: HTTPClientResponseDelegate {
 
     /// Fails the waiting reader with the deadline's error and cancels the request, unless the
     /// response already arrived whole (the transport's backstop).
-    func expire() {
+    func expire(with error: any Error = HTTPClientError.deadlineExceeded) {
         let task = state.withLock { state in state.end == nil ? state.task : nil }
         guard let task else { return }
-        finish(.failure(HTTPClientError.deadlineExceeded))
+        finish(.failure(error))
         task.cancel()
     }
 
@@ -221,7 +256,10 @@ final class ResponseStream: HTTPClientResponseDelegate {
                 return (.wait, nil)
             }
         }
-        resume?.succeed(())
+        if let resume {
+            resume.succeed(())
+            rearmIdleTimer(on: resume.futureResult.eventLoop)
+        }
         return next
     }
 }

@@ -105,6 +105,38 @@ import Testing
         }
     }
 
+    @Test(arguments: TransportKind.allCases)
+    func aSlowButSteadyDownloadOutlivesItsTimeout(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            // 10 chunks 400 ms apart: 4 s in all, never 2 s without a byte.
+            let steady = MockResponse.bytes(Array(Self.bytes.prefix(40_000)), contentType: "application/octet-stream")
+            server.route("GET", "/report.bin", respond: steady.with(fault: .drip(chunkSize: 4000, interval: .milliseconds(400))))
+            try await withFolder { folder in
+                let destination = folder.appendingPathComponent("report.bin")
+                _ = try await client.download(Report(timeout: .seconds(2)), to: destination)
+                #expect(try Data(contentsOf: destination) == Data(Self.bytes.prefix(40_000)))
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aStalledDownloadTimesOutAfterItsIdleTimeout(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            let stalled = MockResponse.bytes(Array(Self.bytes.prefix(40_000)), contentType: "application/octet-stream")
+            server.route("GET", "/report.bin", respond: stalled.with(fault: .delayBody(.seconds(20))))
+            try await withFolder { folder in
+                let destination = folder.appendingPathComponent("report.bin")
+                let started = ContinuousClock.now
+                let error = await #expect(throws: CourierError.self) { try await client.download(Report(timeout: .seconds(2)), to: destination) }
+                #expect(error?.kind == .timedOut)
+                // Loose for a loaded machine, still well short of the 20 s stall.
+                #expect(ContinuousClock.now - started < .seconds(12))
+                let leftovers = try contents(of: folder)
+                #expect(leftovers == [])
+            }
+        }
+    }
+
     @Test func aMissingFolderIsAFileError() async throws {
         try await withServer(.asyncHTTPClient) { server, client in
             server.route("GET", "/report.bin", respond: .bytes([1, 2, 3], contentType: "application/octet-stream"))

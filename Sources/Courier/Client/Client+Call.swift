@@ -21,7 +21,7 @@ extension Client {
             // A transfer's body is not held in memory: the size limit is for bodies gathered to
             // decode (it still bounds an error status's body, at the edge).
             prepared.context.maximumBodySize = .max
-            if case .caller = destination { prepared.context.streamsBody = true }
+            prepared.context.isTransfer = true
         }
         do {
             let outcome = try await runChain(prepared)

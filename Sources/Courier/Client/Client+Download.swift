@@ -7,6 +7,7 @@ extension Client {
     /// logging) and error model as ``send(_:cachePolicy:)``, without the cache. The bytes go to a
     /// temporary file in `destination`'s folder and replace `destination` only when complete: a
     /// failed or cancelled download leaves no half file there, and a file already there stays.
+    /// The endpoint's timeout is an idle timeout: no bytes for that long, not the whole download.
     ///
     /// ```swift
     /// let file = try await client.download(MonthlyReport(month: 11), to: reportsFolder.appending(path: "november.pdf")) { progress in

@@ -7,7 +7,7 @@ extension Client {
     ///
     /// The call goes through the middleware chain like ``send(_:cachePolicy:)``, without the cache;
     /// an error status still fails here, with the server's message. The body can be read once; the
-    /// endpoint's timeout bounds the whole response, so give a long stream a long timeout. Over
+    /// endpoint's timeout is an idle timeout (no bytes for that long), not a bound on the whole. Over
     /// AsyncHTTPClient the chunks come as the server sends them; the URLSession transport reads the
     /// whole body first.
     ///

@@ -31,9 +31,10 @@ public struct RequestContext: Sendable {
     /// Runs the call again later, outside the caller's wait: the cache uses it to revalidate a
     /// stale response in the background. Nil where the client offers no background work.
     package var background: BackgroundRevalidation?
-    /// Whether the caller reads the body as it arrives (``Client/bytes(for:)``): a transport then
-    /// hands the head over at once, never waiting for a small body to come with it.
-    package var streamsBody = false
+    /// Whether the call is a transfer (``Client/download(_:to:progress:)``, ``Client/bytes(for:)``):
+    /// its body is not gathered, so a transport hands the head over at once, and ``timeout`` is an
+    /// idle timeout (no bytes either way for that long), not a deadline for the whole response.
+    package var isTransfer = false
 
     /// The context of the call in progress, if it runs inside a Courier client.
     @TaskLocal public static var current: RequestContext?

@@ -45,22 +45,23 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
     /// Sends one request; the response's body is read whole, within the client's size limit.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         let deadline = Deadline.forCurrentAttempt()
+        let isTransfer = RequestContext.current?.isTransfer == true
         var urlRequest = try makeURLRequest(request, baseURL: baseURL)
         urlRequest.httpBody = try await gatherRequestBody(body, limit: Self.gatheredBodyLimit)
         // URLSession's own interval is an idle timeout, and FoundationNetworking on Linux truncates
-        // fractions (0.3 s becomes 0 and fails at once): set it past the deadline, which `perform`
-        // enforces exactly.
+        // fractions (0.3 s becomes 0 and fails at once). A transfer's timeout is an idle timeout:
+        // URLSession's alone. Any other call's is a deadline, which `perform` enforces exactly.
         let timeout = deadline.timeout
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        urlRequest.timeoutInterval = max(1, seconds.rounded(.up) + 1)
+        urlRequest.timeoutInterval = max(1, seconds.rounded(.up) + (isTransfer ? 0 : 1))
         try Task.checkCancellation()
         let limit = RequestContext.current?.maximumBodySize ?? .max
-        let (data, urlResponse) = try await perform(urlRequest, deadline: deadline, limit: limit)
+        let (data, urlResponse) = try await perform(urlRequest, deadline: isTransfer ? nil : deadline, limit: limit)
         return (try makeResponse(urlResponse), HTTPBody(data))
     }
 
     /// Runs a data task, cancelling it as soon as the calling task is cancelled or the deadline passes.
-    private func perform(_ urlRequest: URLRequest, deadline: Deadline, limit: Int) async throws -> (Data, URLResponse) {
+    private func perform(_ urlRequest: URLRequest, deadline: Deadline?, limit: Int) async throws -> (Data, URLResponse) {
         let task = session.dataTask(with: urlRequest)
         let transfer = URLSessionTransportDelegate.Transfer(limit: limit, deadline: deadline)
         return try await withTaskCancellationHandler {
@@ -68,12 +69,14 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
                 transfer.start(continuation)
                 delegate.register(transfer, for: task)
                 task.resume()
-                let timer = deadline.schedule {
-                    transfer.timeOut()
-                    task.cancel()
+                if let deadline {
+                    let timer = deadline.schedule {
+                        transfer.timeOut()
+                        task.cancel()
+                    }
+                    // Done before the timer was set: cancel it now.
+                    if transfer.keep(timer) == false { timer.cancel() }
                 }
-                // Cancelled before the task existed, or done before the timer was set: act now.
-                if transfer.keep(timer) == false { timer.cancel() }
                 if Task.isCancelled { task.cancel() }
             }
         } onCancel: {

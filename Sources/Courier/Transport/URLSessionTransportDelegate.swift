@@ -56,9 +56,9 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
 
         private let state: Locked<State>
         private let limit: Int
-        private let deadline: Deadline
+        private let deadline: Deadline?
 
-        init(limit: Int, deadline: Deadline) {
+        init(limit: Int, deadline: Deadline?) {
             self.limit = limit
             self.deadline = deadline
             state = Locked(State())
@@ -78,7 +78,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
 
         /// Records that the deadline passed, before the task is cancelled (an earlier failure wins).
         func timeOut() {
-            let error = deadline.error
+            guard let error = deadline?.error else { return }
             state.withLock { if $0.failure == nil { $0.failure = error } }
         }
 
