@@ -39,7 +39,7 @@ import Testing
             _ = try await open.exchange(rawRequest("GET", "/ping"))
 
             try await server.goDown()
-            let closed = try await open.wait(timeout: .seconds(1))
+            let closed = try await open.wait(timeout: .seconds(5))
             #expect(closed.ending != nil)
             let error = await #expect(throws: IOError.self) {
                 _ = try await RawConnection.connect(port: port)
@@ -97,7 +97,7 @@ import Testing
         #expect(clock.now - start < .seconds(2))
         #expect(server.connectionsOpen == 0)
         for connection in connections {
-            let snapshot = try await connection.wait(timeout: .seconds(1))
+            let snapshot = try await connection.wait(timeout: .seconds(5))
             #expect(snapshot.ending == .eof)
         }
         try await server.shutdown()

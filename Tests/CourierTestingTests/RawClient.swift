@@ -64,7 +64,7 @@ final class RawConnection: Sendable {
     }
 
     /// Sends one request and waits for the next complete response on this connection.
-    func exchange(_ request: String, timeout: Duration = .seconds(1)) async throws -> RawSnapshot {
+    func exchange(_ request: String, timeout: Duration = .seconds(5)) async throws -> RawSnapshot {
         let before = try await wait(timeout: .zero) { _ in true }.responses.count
         try await send(request)
         return try await wait(timeout: timeout) { $0.responses.count > before }
