@@ -4,25 +4,39 @@ import OpenAPIRuntime
 /// Reads a whole body into memory, failing with ``CourierError/Kind/bodyTooLarge`` past `limit` bytes.
 package func collectBody(_ body: HTTPBody?, limit: Int) async throws -> Data {
     guard let body else { return Data() }
-    let announced: Int? = if case .known(let length) = body.length { Int(clamping: length) } else { nil }
-    var accumulator = try BodyAccumulator(limit: limit, announcedLength: announced)
-    for try await chunk in body { try accumulator.append(chunk) }
-    return accumulator.data
+    return try await BodyAccumulator.gather(body, limit: limit, overflow: .bodyTooLarge(limit: limit))
 }
 
-/// A response body gathered into one `Data` within a size limit: the one place that applies the
-/// limit, for the client and for Courier's transports alike.
+/// A request body gathered into memory for a transport that sends it whole, failing with
+/// ``CourierError/Kind/invalidRequest`` past `limit` bytes; nil without a body.
+package func gatherRequestBody(_ body: HTTPBody?, limit: Int) async throws -> Data? {
+    guard let body else { return nil }
+    let overflow = CourierError(.invalidRequest, detail: "The request body exceeds the \(limit) bytes this transport sends from memory")
+    return try await BodyAccumulator.gather(body, limit: limit, overflow: overflow)
+}
+
+/// A body gathered into one `Data` within a size limit: the one place that applies a limit, for
+/// the client and for Courier's transports alike.
 package struct BodyAccumulator {
     /// The bytes so far.
     package private(set) var data = Data()
     private let limit: Int
+    private let overflow: CourierError
 
     /// Starts a body; fails at once when the server announced more than `limit` bytes.
     package init(limit: Int, announcedLength: Int?) throws(CourierError) {
+        try self.init(limit: limit, announcedLength: announcedLength, overflow: .bodyTooLarge(limit: limit))
+    }
+
+    /// Starts a body that fails with `overflow` past `limit` bytes (at once when `announcedLength` is over).
+    package init(limit: Int, announcedLength: Int?, overflow: CourierError) throws(CourierError) {
         self.limit = limit
+        self.overflow = overflow
         if let announced = announcedLength, announced >= 0 {
-            guard announced <= limit else { throw .bodyTooLarge(limit: limit, size: announced) }
-            // A server's number sizes the buffer only up to 8 MiB (it is not trusted with memory):
+            guard announced <= limit else {
+                throw overflow.kind == .bodyTooLarge ? .bodyTooLarge(limit: limit, size: announced) : overflow
+            }
+            // A sender's number sizes the buffer only up to 8 MiB (it is not trusted with memory):
             // beyond that the buffer grows as bytes arrive.
             data.reserveCapacity(min(announced, 8 << 20))
         }
@@ -30,8 +44,15 @@ package struct BodyAccumulator {
 
     /// Adds one chunk (one copy), failing when the body would pass the limit.
     package mutating func append(_ chunk: some Collection<UInt8>) throws(CourierError) {
-        guard data.count + chunk.count <= limit else { throw .bodyTooLarge(limit: limit) }
+        guard data.count + chunk.count <= limit else { throw overflow }
         data.append(contentsOf: chunk)
+    }
+
+    /// All of `body`, within `limit` bytes.
+    static func gather(_ body: HTTPBody, limit: Int, overflow: CourierError) async throws -> Data {
+        var accumulator = try BodyAccumulator(limit: limit, announcedLength: body.knownLength.map { Int(clamping: $0) }, overflow: overflow)
+        for try await chunk in body { try accumulator.append(chunk) }
+        return accumulator.data
     }
 }
 
@@ -42,19 +63,4 @@ extension CourierError {
         let what = size.map { "The response body (\($0) bytes)" } ?? "The response body"
         return CourierError(.bodyTooLarge, detail: "\(what) exceeds the limit of \(limit) bytes")
     }
-}
-
-/// A request body gathered into memory for a transport that sends it whole, failing with
-/// ``CourierError/Kind/invalidRequest`` past `limit` bytes; nil without a body.
-package func gatherRequestBody(_ body: HTTPBody?, limit: Int) async throws -> Data? {
-    guard let body else { return nil }
-    var data = Data()
-    if case .known(let length) = body.length { data.reserveCapacity(Int(clamping: min(length, Int64(limit)))) }
-    for try await chunk in body {
-        guard data.count + chunk.count <= limit else {
-            throw CourierError(.invalidRequest, detail: "The request body exceeds the \(limit) bytes this transport sends from memory")
-        }
-        data.append(contentsOf: chunk)
-    }
-    return data
 }
