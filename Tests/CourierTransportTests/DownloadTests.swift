@@ -108,12 +108,12 @@ import Testing
     @Test(arguments: TransportKind.allCases)
     func aSlowButSteadyDownloadOutlivesItsTimeout(kind: TransportKind) async throws {
         try await withServer(kind) { server, client in
-            // 10 chunks 400 ms apart: 4 s in all, never 2 s without a byte.
+            // 20 chunks 400 ms apart: 8 s in all, never near 5 s without a byte, even on a loaded machine.
             let steady = MockResponse.bytes(Array(Self.bytes.prefix(40_000)), contentType: "application/octet-stream")
-            server.route("GET", "/report.bin", respond: steady.with(fault: .drip(chunkSize: 4000, interval: .milliseconds(400))))
+            server.route("GET", "/report.bin", respond: steady.with(fault: .drip(chunkSize: 2000, interval: .milliseconds(400))))
             try await withFolder { folder in
                 let destination = folder.appendingPathComponent("report.bin")
-                _ = try await client.download(Report(timeout: .seconds(2)), to: destination)
+                _ = try await client.download(Report(timeout: .seconds(5)), to: destination)
                 #expect(try Data(contentsOf: destination) == Data(Self.bytes.prefix(40_000)))
             }
         }
