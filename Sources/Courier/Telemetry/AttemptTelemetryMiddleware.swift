@@ -27,7 +27,7 @@ public struct AttemptTelemetryMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let context = RequestContext.current
-        let telemetry = self.telemetry ?? context?.telemetry ?? Telemetry()
+        let telemetry = Telemetry.chosen(telemetry, in: context)
         guard telemetry.traces else { return try await next(request, body, baseURL) }
         let labels = CallLabels(request: request, baseURL: baseURL, operationID: operationID, context: context)
         let span = telemetry.startClientSpan(labels)

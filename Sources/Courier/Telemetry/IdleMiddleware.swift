@@ -8,7 +8,7 @@ package protocol IdleMiddleware {
 extension TelemetryMiddleware: IdleMiddleware {
     /// Idle when neither metrics nor spans go anywhere.
     package func isIdle(in context: RequestContext) -> Bool {
-        let telemetry = self.telemetry ?? context.telemetry
+        let telemetry = Telemetry.chosen(telemetry, in: context)
         return !telemetry.recordsMetrics && !telemetry.traces
     }
 }
@@ -16,6 +16,6 @@ extension TelemetryMiddleware: IdleMiddleware {
 extension AttemptTelemetryMiddleware: IdleMiddleware {
     /// Idle when spans go nowhere.
     package func isIdle(in context: RequestContext) -> Bool {
-        !(self.telemetry ?? context.telemetry).traces
+        !Telemetry.chosen(telemetry, in: context).traces
     }
 }

@@ -37,7 +37,7 @@ public struct TelemetryMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let context = RequestContext.current
-        let telemetry = self.telemetry ?? context?.telemetry ?? Telemetry()
+        let telemetry = Telemetry.chosen(telemetry, in: context)
         let (metrics, traces) = (telemetry.recordsMetrics, telemetry.traces)
         guard metrics || traces else { return try await next(request, body, baseURL) }
         let labels = CallLabels(request: request, baseURL: baseURL, operationID: operationID, context: context)
