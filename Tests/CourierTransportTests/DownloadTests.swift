@@ -11,35 +11,22 @@ import Testing
         var timeout: Duration? = nil
     }
 
-    /// A fresh folder, removed after `body`.
-    private func withFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-download-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        return try await body(folder)
-    }
-
-    private func contents(of folder: URL) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-    }
-
-    private static let bytes = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) }
 
     @Test(arguments: TransportKind.allCases)
     func theBodyLandsInTheFileWithProgressToTheEnd(kind: TransportKind) async throws {
         try await withServer(kind) { server, client in
-            server.route("GET", "/report.bin", respond: .bytes(Self.bytes, contentType: "application/octet-stream"))
+            server.route("GET", "/report.bin", respond: .bytes(transferBytes, contentType: "application/octet-stream"))
             try await withFolder { folder in
                 let destination = folder.appendingPathComponent("report.bin")
                 let updates = Locked<[TransferProgress]>([])
                 let response = try await client.download(Report(), to: destination) { progress in updates.withLock { $0.append(progress) } }
                 #expect(response.value == destination)
                 #expect(response.status == .ok)
-                #expect(response.bodySize == Self.bytes.count)
-                #expect(try Data(contentsOf: destination) == Data(Self.bytes))
+                #expect(response.bodySize == transferBytes.count)
+                #expect(try Data(contentsOf: destination) == Data(transferBytes))
                 #expect(try contents(of: folder) == ["report.bin"])
                 let seen = updates.current
-                #expect(seen.last == TransferProgress(completedBytes: Int64(Self.bytes.count), totalBytes: Int64(Self.bytes.count)))
+                #expect(seen.last == TransferProgress(completedBytes: Int64(transferBytes.count), totalBytes: Int64(transferBytes.count)))
                 #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.completedBytes <= $1.completedBytes })
             }
         }
@@ -48,11 +35,11 @@ import Testing
     @Test(arguments: TransportKind.allCases)
     func aDownloadIsNotBoundByTheSizeLimitForDecodedBodies(kind: TransportKind) async throws {
         try await withServer(kind, configure: { $0.maximumBodySize = 1 << 20 }) { server, client in
-            server.route("GET", "/report.bin", respond: .bytes(Self.bytes, contentType: "application/octet-stream"))
+            server.route("GET", "/report.bin", respond: .bytes(transferBytes, contentType: "application/octet-stream"))
             try await withFolder { folder in
                 let destination = folder.appendingPathComponent("report.bin")
                 _ = try await client.download(Report(), to: destination)
-                #expect(try Data(contentsOf: destination) == Data(Self.bytes))
+                #expect(try Data(contentsOf: destination) == Data(transferBytes))
             }
         }
     }
@@ -76,7 +63,7 @@ import Testing
     @Test(arguments: TransportKind.allCases)
     func aConnectionCutMidBodyLeavesNoHalfFile(kind: TransportKind) async throws {
         try await withServer(kind) { server, client in
-            server.route("GET", "/report.bin", respond: .bytes(Self.bytes, contentType: "application/octet-stream").with(fault: .closeMidBody(afterBytes: 1 << 20)))
+            server.route("GET", "/report.bin", respond: .bytes(transferBytes, contentType: "application/octet-stream").with(fault: .closeMidBody(afterBytes: 1 << 20)))
             try await withFolder { folder in
                 let destination = folder.appendingPathComponent("report.bin")
                 let error = await #expect(throws: CourierError.self) { try await client.download(Report(), to: destination) }
@@ -90,7 +77,7 @@ import Testing
     @Test(arguments: TransportKind.allCases)
     func aCancelledDownloadLeavesNoHalfFile(kind: TransportKind) async throws {
         try await withServer(kind) { server, client in
-            let drip = MockResponse.bytes(Array(Self.bytes.prefix(200_000)), contentType: "application/octet-stream")
+            let drip = MockResponse.bytes(Array(transferBytes.prefix(200_000)), contentType: "application/octet-stream")
             server.route("GET", "/report.bin", respond: drip.with(fault: .drip(chunkSize: 10_000, interval: .milliseconds(100))))
             try await withFolder { folder in
                 let destination = folder.appendingPathComponent("report.bin")
@@ -109,12 +96,12 @@ import Testing
     func aSlowButSteadyDownloadOutlivesItsTimeout(kind: TransportKind) async throws {
         try await withServer(kind) { server, client in
             // 20 chunks 400 ms apart: 8 s in all, never near 5 s without a byte, even on a loaded machine.
-            let steady = MockResponse.bytes(Array(Self.bytes.prefix(40_000)), contentType: "application/octet-stream")
+            let steady = MockResponse.bytes(Array(transferBytes.prefix(40_000)), contentType: "application/octet-stream")
             server.route("GET", "/report.bin", respond: steady.with(fault: .drip(chunkSize: 2000, interval: .milliseconds(400))))
             try await withFolder { folder in
                 let destination = folder.appendingPathComponent("report.bin")
                 _ = try await client.download(Report(timeout: .seconds(5)), to: destination)
-                #expect(try Data(contentsOf: destination) == Data(Self.bytes.prefix(40_000)))
+                #expect(try Data(contentsOf: destination) == Data(transferBytes.prefix(40_000)))
             }
         }
     }
@@ -122,7 +109,7 @@ import Testing
     @Test(arguments: TransportKind.allCases)
     func aStalledDownloadTimesOutAfterItsIdleTimeout(kind: TransportKind) async throws {
         try await withServer(kind) { server, client in
-            let stalled = MockResponse.bytes(Array(Self.bytes.prefix(40_000)), contentType: "application/octet-stream")
+            let stalled = MockResponse.bytes(Array(transferBytes.prefix(40_000)), contentType: "application/octet-stream")
             server.route("GET", "/report.bin", respond: stalled.with(fault: .delayBody(.seconds(20))))
             try await withFolder { folder in
                 let destination = folder.appendingPathComponent("report.bin")

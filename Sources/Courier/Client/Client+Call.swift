@@ -22,6 +22,7 @@ extension Client {
             // decode (it still bounds an error status's body, at the edge).
             prepared.context.maximumBodySize = .max
             prepared.context.isTransfer = true
+            if case .file(let download) = destination { prepared.context.download = download }
         }
         do {
             let outcome = try await runChain(prepared)
@@ -107,7 +108,10 @@ extension Client {
             var outcome = InFlightCalls.Outcome(head: head, body: Data(), source: context.report.source, attempts: context.report.attempts)
             switch destination {
             case .memory: break
-            case .file(let download): outcome.bodySize = try await download.write(body, announcedLength: body?.knownLength)
+            case .file(let download):
+                // Written by the attempt that received it (see `send`), unless a middleware answered.
+                if let body { try await download.receive(head, body: body) }
+                outcome.bodySize = try download.complete()
             case .caller: outcome.stream = body ?? HTTPBody()
             }
             return outcome
@@ -168,30 +172,45 @@ extension Client {
     // MARK: 3. Send
 
     /// One attempt through the transport, at the end of the chain.
-    ///
-    /// A ``TimeoutEnforcingTransport`` bounds the attempt itself and its body streams on; any other
-    /// transport is bounded here, its body read within the timeout.
     private func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         let context = RequestContext.current
         context?.report.recordAttempt()
-        let transport = self.transport
         do {
-            if transport is any TimeoutEnforcingTransport {
-                return try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
+            guard let download = context?.download else {
+                return try await throughTransport(request, body: body, baseURL: baseURL, operationID: operationID)
             }
-            let limit = configuration.maximumBodySize
-            let deadline = Deadline(timeout: context?.timeout ?? configuration.timeout)
-            let (head, data) = try await deadline.bound {
-                let (head, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
-                return (head, try await collectBody(responseBody, limit: limit))
+            // A download's successful body goes to its file here, so a cut is this attempt's failure
+            // (retried where safe) and the next attempt asks only for the missing bytes.
+            var (head, responseBody) = try await throughTransport(download.request(for: request), body: body, baseURL: baseURL, operationID: operationID)
+            if head.status.code == 416, download.restart() {
+                // The bytes on disk are no longer a prefix of the file (it shrank): start over.
+                (head, responseBody) = try await throughTransport(download.request(for: request), body: body, baseURL: baseURL, operationID: operationID)
             }
-            return (head, HTTPBody(data))
+            guard head.status.kind == .successful else { return (head, responseBody) }
+            try await download.receive(head, body: responseBody)
+            return (head, nil)
         } catch {
             // The request as sent: a middleware may have changed it.
             var failure = CourierError.from(transportError: error)
             failure.request = RequestSummary(method: request.method, baseURL: baseURL, path: request.path, redaction: configuration.redaction)
             throw failure
         }
+    }
+
+    /// The transport's answer to one request. A ``TimeoutEnforcingTransport`` bounds the attempt
+    /// itself and its body streams on; any other transport is bounded here, its body read within the timeout.
+    private func throughTransport(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        let transport = self.transport
+        if transport is any TimeoutEnforcingTransport {
+            return try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
+        }
+        let limit = configuration.maximumBodySize
+        let deadline = Deadline(timeout: RequestContext.current?.timeout ?? configuration.timeout)
+        let (head, data) = try await deadline.bound {
+            let (head, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
+            return (head, try await collectBody(responseBody, limit: limit))
+        }
+        return (head, HTTPBody(data))
     }
 
     // MARK: 4. Validate

@@ -9,6 +9,12 @@ extension Client {
     /// failed or cancelled download leaves no half file there, and a file already there stays.
     /// The endpoint's timeout is an idle timeout: no bytes for that long, not the whole download.
     ///
+    /// A download cut after some bytes (a lost connection, a timeout, a cancel) keeps them when the
+    /// response had a validator (a strong `ETag` or `Last-Modified`): a retry (``RetryMiddleware``)
+    /// asks only for the rest with `Range` + `If-Range`, and the error carries
+    /// ``CourierError/resumableDownload`` to pass back as `resumingFrom` later. A server that answers
+    /// the whole file instead (it changed, or it ignores ranges) restarts the file cleanly.
+    ///
     /// ```swift
     /// let file = try await client.download(MonthlyReport(month: 11), to: reportsFolder.appending(path: "november.pdf")) { progress in
     ///     print(progress.fractionCompleted ?? 0)
@@ -17,20 +23,28 @@ extension Client {
     /// - Parameters:
     ///   - endpoint: What to download; its `Response` type is not used.
     ///   - destination: The file to create or replace; its folder must exist.
-    ///   - progress: Called with the bytes so far, at most 20 times a second and always at the end.
+    ///   - resumingFrom: The state of an earlier, cut download of the same resource, if any.
+    ///   - progress: Called with the bytes so far, at most 20 times a second, never backwards, and
+    ///     always at the end.
     /// - Returns: `destination`, with the response's status, headers and timing.
     /// - Throws: ``CourierError``: ``CourierError/Kind/file`` when the folder is missing or a write
-    ///   fails (a full disk), the usual kinds for the network and for an error status.
+    ///   fails (a full disk), ``CourierError/Kind/invalidResponse`` for a 206 that isn't the range
+    ///   asked for, the usual kinds for the network and for an error status.
     public func download<E: Endpoint>(
         _ endpoint: E,
         to destination: URL,
+        resumingFrom resume: ResumableDownload? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(CourierError) -> Response<URL> {
-        let download = FileDownload(destination: destination, progress: progress)
-        let validated = try await run(EndpointCall(endpoint), policy: .withoutCache, destination: .file(download))
-        return Response(
-            value: destination, head: validated.head, request: validated.request, source: validated.source,
-            duration: ContinuousClock.now - validated.started, attempts: validated.attempts, bodySize: Int(validated.bodySize ?? 0)
-        )
+        let download = try FileDownload(destination: destination, resumingFrom: resume, progress: progress)
+        do throws(CourierError) {
+            let validated = try await run(EndpointCall(endpoint), policy: .withoutCache, destination: .file(download))
+            return Response(
+                value: destination, head: validated.head, request: validated.request, source: validated.source,
+                duration: ContinuousClock.now - validated.started, attempts: validated.attempts, bodySize: Int(validated.bodySize ?? 0)
+            )
+        } catch {
+            throw download.abandon(after: error)
+        }
     }
 }

@@ -35,6 +35,9 @@ public struct RequestContext: Sendable {
     /// its body is not gathered, so a transport hands the head over at once, and ``timeout`` is an
     /// idle timeout (no bytes either way for that long), not a deadline for the whole response.
     package var isTransfer = false
+    /// The file a download writes: each attempt's successful body goes there as it arrives (so a
+    /// retry can resume it), not up the chain.
+    package var download: FileDownload?
 
     /// The context of the call in progress, if it runs inside a Courier client.
     @TaskLocal public static var current: RequestContext?

@@ -106,6 +106,11 @@ public struct CourierError: Error, Sendable {
         get { fields.underlying }
         set { fields.underlying = newValue }
     }
+    /// What a download cut after some bytes needs to continue (see ``Client/download(_:to:resumingFrom:progress:)``).
+    public var resumableDownload: ResumableDownload? {
+        get { fields.resumableDownload }
+        set { fields.resumableDownload = newValue }
+    }
 
     /// The evidence, boxed: `throws(CourierError)` reserves room for the error in every caller's
     /// async frame, and a pointer there instead of ~190 bytes keeps the success path's frames small.
@@ -127,6 +132,7 @@ public struct CourierError: Error, Sendable {
         var responseHeaders: HTTPFields?
         var bodySnippet: String?
         var underlying: (any Error)?
+        var resumableDownload: ResumableDownload?
     }
 
     private final class Box: Sendable {

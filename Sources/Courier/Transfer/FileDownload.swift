@@ -1,70 +1,182 @@
 import Foundation
+import HTTPTypes
 import OpenAPIRuntime
 
-/// Streams a response body into a file: into a temporary file beside the destination, moved into
-/// place only once complete, so a failed or cancelled download leaves no half file where the app
-/// looks (and a file already there stays until the new one is whole).
-package struct FileDownload: Sendable {
+/// Streams a download into a partial file beside its destination and moves it into place only once
+/// complete, so a failed or cancelled download leaves no half file where the app looks (and a file
+/// already there stays until the new one is whole).
+///
+/// It lives for one logical call and is written by each attempt in turn: an attempt after a cut
+/// asks for the missing bytes (`Range` + `If-Range`) and appends them, so a retried download resumes.
+package final class FileDownload: Sendable {
     /// Where the file goes.
     package let destination: URL
-    /// Told how far the download has come (throttled), if anyone asked.
-    package let progress: (@Sendable (TransferProgress) -> Void)?
+    /// The bytes so far, hidden beside the destination.
+    let partial: URL
+    private let progress: ProgressReporter?
+    private let state: Locked<State>
 
-    package init(destination: URL, progress: (@Sendable (TransferProgress) -> Void)?) {
-        self.destination = destination
-        self.progress = progress
+    private struct State {
+        /// Valid bytes in the partial file.
+        var offset: Int64
+        /// The strong ETag or Last-Modified of the response the bytes came from.
+        var validator: String?
+        var total: Int64?
+        /// Whether the last request asked for a range.
+        var askedFrom: Int64?
     }
 
-    /// Writes `body` to ``destination``; returns its size.
-    /// - Throws: ``CourierError/Kind/file`` when the folder is missing or a write fails (a full
-    ///   disk), the body's own error when the transfer fails; nothing is left half-written.
-    package func write(_ body: HTTPBody?, announcedLength: Int64?) async throws -> Int64 {
+    /// Prepares a download to `destination`, continuing `resume` when its partial file is still there.
+    /// - Throws: ``CourierError/Kind/file`` when the folder is missing or not writable.
+    package init(destination: URL, resumingFrom resume: ResumableDownload?, progress: (@Sendable (TransferProgress) -> Void)?) throws(CourierError) {
         let folder = destination.deletingLastPathComponent()
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw CourierError(.file, detail: "The folder \(folder.path) does not exist")
         }
-        let partial = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).download")
-        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
-            throw CourierError(.file, detail: "Cannot create a file in \(folder.path)")
+        self.destination = destination
+        self.progress = progress.map(ProgressReporter.init)
+        if let resume, let size = Self.size(of: resume.partialFile), size > 0 {
+            partial = resume.partialFile
+            state = Locked(State(offset: size, validator: resume.validator, total: resume.totalBytes))
+        } else {
+            partial = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).download")
+            guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
+                throw CourierError(.file, detail: "Cannot create a file in \(folder.path)")
+            }
+            state = Locked(State(offset: 0))
         }
-        var complete = false
-        defer { if !complete { try? FileManager.default.removeItem(at: partial) } }
-        let size = try await copy(body, into: partial, announcedLength: announcedLength)
-        guard rename(partial.path, destination.path) == 0 else {
-            throw CourierError(.file, detail: "Cannot move the download to \(destination.path): \(String(cString: strerror(errno)))")
-        }
-        complete = true
-        return size
     }
 
-    private func copy(_ body: HTTPBody?, into file: URL, announcedLength: Int64?) async throws -> Int64 {
+    /// `request`, asking only for the missing bytes when some are on disk with a validator.
+    package func request(for request: HTTPRequest) -> HTTPRequest {
+        var request = request
+        let resumeFrom = state.withLock { state -> (Int64, String)? in
+            guard state.offset > 0, let validator = state.validator else {
+                state.askedFrom = nil
+                return nil
+            }
+            state.askedFrom = state.offset
+            return (state.offset, validator)
+        }
+        if let (offset, validator) = resumeFrom {
+            request.headerFields[.range] = "bytes=\(offset)-"
+            request.headerFields[.ifRange] = validator
+        }
+        return request
+    }
+
+    /// Forgets the bytes on disk, so the next request asks for the whole file; false when it
+    /// asked for the whole file already.
+    package func restart() -> Bool {
+        state.withLock { state in
+            guard state.askedFrom != nil else { return false }
+            state.offset = 0
+            state.validator = nil
+            return true
+        }
+    }
+
+    /// Writes a successful response's body: appended after the bytes on disk for a matching 206,
+    /// from the start for anything else (a 200 means the file changed or the server ignores ranges).
+    /// - Throws: ``CourierError/Kind/invalidResponse`` for a 206 that isn't the range asked for,
+    ///   ``CourierError/Kind/file`` when a write fails, the body's own error when the transfer fails.
+    package func receive(_ head: HTTPResponse, body: HTTPBody?) async throws {
+        let start = try startOffset(for: head, announcedLength: body?.knownLength)
         let handle: FileHandle
         do {
-            handle = try FileHandle(forWritingTo: file)
+            handle = try FileHandle(forWritingTo: partial)
+            try handle.truncate(atOffset: UInt64(start))
+            try handle.seekToEnd()
         } catch {
-            throw CourierError(.file, detail: "Cannot write to \(file.path)", underlying: error)
+            throw CourierError(.file, detail: "Cannot write to \(partial.path)", underlying: error)
         }
         defer { try? handle.close() }
-        var throttle = progress.map(ProgressThrottle.init)
-        var written: Int64 = 0
+        let total = state.withLock { $0.total }
+        var offset = start
         if let body {
             for try await chunk in body {
                 do {
                     try handle.write(contentsOf: chunk)
                 } catch {
-                    throw CourierError(.file, detail: "Writing the download to \(file.path) failed after \(written) bytes", underlying: error)
+                    throw CourierError(.file, detail: "Writing the download to \(partial.path) failed after \(offset) bytes", underlying: error)
                 }
-                written += Int64(chunk.count)
-                throttle?.update(TransferProgress(completedBytes: written, totalBytes: announcedLength))
+                offset += Int64(chunk.count)
+                state.withLock { $0.offset = offset }
+                progress?.update(TransferProgress(completedBytes: offset, totalBytes: total))
             }
         }
         do {
             try handle.synchronize()
         } catch {
-            throw CourierError(.file, detail: "Writing the download to \(file.path) failed", underlying: error)
+            throw CourierError(.file, detail: "Writing the download to \(partial.path) failed", underlying: error)
         }
-        throttle?.finish(TransferProgress(completedBytes: written, totalBytes: announcedLength ?? written))
-        return written
+        if let total, offset != total {
+            throw CourierError(.connectionLost, detail: "The download ended after \(offset) of \(total) bytes")
+        }
+    }
+
+    /// Where this response's bytes go in the file, after checking a 206 against what was asked.
+    private func startOffset(for head: HTTPResponse, announcedLength: Int64?) throws(CourierError) -> Int64 {
+        let validator = Self.validator(of: head)
+        let start = state.withLock { state -> Result<Int64, CourierError> in
+            guard head.status.code == 206 else {
+                state.offset = 0
+                state.validator = validator
+                state.total = announcedLength
+                return .success(0)
+            }
+            let value = head.headerFields[.contentRange] ?? ""
+            guard let asked = state.askedFrom, let range = ContentRange(value), range.first == asked else {
+                // Bytes from somewhere else can't be placed: the partial file is of no use.
+                state.offset = 0
+                state.validator = nil
+                return .failure(CourierError(
+                    .invalidResponse, detail: "A 206 with Content-Range \"\(value)\" answered a request for bytes from \(state.askedFrom.map(String.init) ?? "the start")",
+                    status: head.status, responseHeaders: head.headerFields
+                ))
+            }
+            state.total = range.completeLength ?? announcedLength.map { asked + $0 }
+            return .success(asked)
+        }
+        return try start.get()
+    }
+
+    /// Moves the complete file into place and reports the final progress; returns its size.
+    package func complete() throws(CourierError) -> Int64 {
+        let size = state.withLock { $0.offset }
+        guard rename(partial.path, destination.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: partial)
+            throw CourierError(.file, detail: "Cannot move the download to \(destination.path): \(reason)")
+        }
+        progress?.finish(TransferProgress(completedBytes: size, totalBytes: size))
+        return size
+    }
+
+    /// `error`, carrying the state to resume from when the download was cut after some bytes of a
+    /// response with a validator; otherwise the partial file is deleted.
+    package func abandon(after error: CourierError) -> CourierError {
+        let (offset, validator, total) = state.withLock { ($0.offset, $0.validator, $0.total) }
+        guard Self.resumableKinds.contains(error.kind), offset > 0, let validator else {
+            try? FileManager.default.removeItem(at: partial)
+            return error
+        }
+        var resumable = error
+        resumable.resumableDownload = ResumableDownload(partialFile: partial, validator: validator, completedBytes: offset, totalBytes: total)
+        return resumable
+    }
+
+    /// Failures after which the same bytes are worth asking for again.
+    private static let resumableKinds: Set<CourierError.Kind> = [.connectionLost, .timedOut, .noConnection, .cancelled, .transport]
+
+    /// The strong `ETag`, else the `Last-Modified` date: what `If-Range` may carry (RFC 9110 §13.1.5).
+    static func validator(of head: HTTPResponse) -> String? {
+        if let tag = head.headerFields[.eTag], !tag.hasPrefix("W/") { return tag }
+        return head.headerFields[.lastModified]
+    }
+
+    private static func size(of file: URL) -> Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
     }
 }

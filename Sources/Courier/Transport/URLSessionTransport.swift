@@ -13,7 +13,9 @@ import FoundationNetworking
 /// arrives and stops at the client's size limit, so a huge response costs no more memory than the
 /// limit. It never follows redirects: the ``Client`` does (see ``RedirectMiddleware``). The call's
 /// timeout covers the whole response: the session task is cancelled when it runs out (a
-/// ``TimeoutEnforcingTransport``). Request bodies are gathered in memory, up to ``gatheredBodyLimit``.
+/// ``TimeoutEnforcingTransport``). A transfer's body (a download, ``Client/bytes(for:)``) is handed
+/// over as it arrives, with URLSession's idle timeout; nothing slows the session down while the reader
+/// is behind. Request bodies are gathered in memory, up to ``gatheredBodyLimit``.
 public struct URLSessionTransport: TimeoutEnforcingTransport {
     /// The session requests run on; its delegate belongs to the transport.
     public var session: URLSession { lifetime.session }
@@ -42,7 +44,8 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
     /// The largest request body this transport sends (it gathers bodies in memory).
     public static let gatheredBodyLimit = 64 << 20
 
-    /// Sends one request; the response's body is read whole, within the client's size limit.
+    /// Sends one request; the response's body is read whole, within the client's size limit, or for
+    /// a transfer handed over as it arrives.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         let deadline = Deadline.forCurrentAttempt()
         let isTransfer = RequestContext.current?.isTransfer == true
@@ -56,14 +59,14 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
         urlRequest.timeoutInterval = max(1, seconds.rounded(.up) + (isTransfer ? 0 : 1))
         try Task.checkCancellation()
         let limit = RequestContext.current?.maximumBodySize ?? .max
-        let (data, urlResponse) = try await perform(urlRequest, deadline: isTransfer ? nil : deadline, limit: limit)
-        return (try makeResponse(urlResponse), HTTPBody(data))
+        let (urlResponse, responseBody) = try await perform(urlRequest, deadline: isTransfer ? nil : deadline, limit: limit, streams: isTransfer)
+        return (try makeResponse(urlResponse), responseBody)
     }
 
     /// Runs a data task, cancelling it as soon as the calling task is cancelled or the deadline passes.
-    private func perform(_ urlRequest: URLRequest, deadline: Deadline?, limit: Int) async throws -> (Data, URLResponse) {
+    private func perform(_ urlRequest: URLRequest, deadline: Deadline?, limit: Int, streams: Bool) async throws -> URLSessionTransportDelegate.Transfer.Answer {
         let task = session.dataTask(with: urlRequest)
-        let transfer = URLSessionTransportDelegate.Transfer(limit: limit, deadline: deadline)
+        let transfer = URLSessionTransportDelegate.Transfer(limit: limit, deadline: deadline, streams: streams) { task.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.start(continuation)

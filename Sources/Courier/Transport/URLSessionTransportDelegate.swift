@@ -1,10 +1,12 @@
 import Foundation
+import OpenAPIRuntime
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// The session delegate of ``URLSessionTransport``: collects each task's body within its limit,
-/// refuses redirects, and finishes each task's ``Transfer`` exactly once.
+/// The session delegate of ``URLSessionTransport``: collects each task's body within its limit (or
+/// streams a transfer's body as it arrives), refuses redirects, and finishes each task's ``Transfer``
+/// exactly once.
 // @unchecked: the only state is `transfers`, behind a lock; each Transfer locks its own state.
 final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let transfers = Locked<[Int: Transfer]>([:])
@@ -43,11 +45,16 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
         transfer?.complete(error: error, response: task.response)
     }
 
-    /// One task's response and body as they arrive, and the continuation they end in.
+    /// One task's response and body as they arrive, and the continuation they end in: the whole
+    /// body gathered within the limit, or, for a transfer, the head at once and the body as a stream.
     final class Transfer: Sendable {
+        typealias Answer = (URLResponse, HTTPBody)
+        private typealias Chunks = AsyncThrowingStream<ArraySlice<UInt8>, any Error>
+
         private struct State {
-            var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+            var continuation: CheckedContinuation<Answer, any Error>?
             var body: BodyAccumulator?
+            var chunks: Chunks.Continuation?
             var response: URLResponse?
             var failure: CourierError?
             var timer: DeadlineTimer.Token?
@@ -57,14 +64,20 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
         private let state: Locked<State>
         private let limit: Int
         private let deadline: Deadline?
+        /// Whether the body is handed over as it arrives instead of gathered.
+        private let streams: Bool
+        /// Stops the session task (a streamed body dropped unread).
+        private let cancel: @Sendable () -> Void
 
-        init(limit: Int, deadline: Deadline?) {
+        init(limit: Int, deadline: Deadline?, streams: Bool, cancel: @escaping @Sendable () -> Void) {
             self.limit = limit
             self.deadline = deadline
+            self.streams = streams
+            self.cancel = cancel
             state = Locked(State())
         }
 
-        func start(_ continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
+        func start(_ continuation: CheckedContinuation<Answer, any Error>) {
             state.withLock { $0.continuation = continuation }
         }
 
@@ -82,9 +95,11 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
             state.withLock { if $0.failure == nil { $0.failure = error } }
         }
 
-        /// Takes the response head; false when its announced length is over the limit.
+        /// Takes the response head; false when its announced length is over the limit. A streamed
+        /// transfer hands the head over now, with its body to come.
         func receive(_ response: URLResponse) -> Bool {
             let announced = response.expectedContentLength >= 0 ? Int(clamping: response.expectedContentLength) : nil
+            if streams { return handOver(response, announced: announced) }
             return state.withLock { state in
                 state.response = response
                 do throws(CourierError) {
@@ -97,10 +112,31 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
             }
         }
 
+        private func handOver(_ response: URLResponse, announced: Int?) -> Bool {
+            let (stream, chunks) = Chunks.makeStream()
+            let cancel = self.cancel
+            chunks.onTermination = { reason in
+                if case .cancelled = reason { cancel() }
+            }
+            let continuation = state.withLock { state in
+                state.response = response
+                state.chunks = chunks
+                defer { state.continuation = nil }
+                return state.continuation
+            }
+            let body = HTTPBody(stream, length: announced.map { .known(Int64($0)) } ?? .unknown, iterationBehavior: .single)
+            continuation?.resume(returning: (response, body))
+            return true
+        }
+
         /// Adds body bytes; false once the body is over the limit.
         func append(_ data: Data) -> Bool {
             state.withLock { state in
                 guard state.failure == nil else { return false }
+                if let chunks = state.chunks {
+                    chunks.yield(ArraySlice(data))
+                    return true
+                }
                 do throws(CourierError) {
                     if state.body == nil { state.body = try BodyAccumulator(limit: limit, announcedLength: nil) }
                     try state.body?.append(data)
@@ -113,28 +149,32 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
             }
         }
 
-        /// Resumes the caller with the body, or with the first failure.
+        /// Resumes the caller with the body, or with the first failure; ends a streamed body.
         func complete(error: (any Error)?, response: URLResponse?) {
-            let (continuation, timer, result) = state.withLock { state in
+            let (continuation, chunks, timer, result) = state.withLock { state in
                 state.finished = true
                 defer {
                     state.continuation = nil
+                    state.chunks = nil
                     state.timer = nil
                     state.body = nil
                 }
-                let result: Result<(Data, URLResponse), any Error>
+                let result: Result<Answer, any Error>
                 if let failure = state.failure {
                     result = .failure(failure)
                 } else if let error {
                     result = .failure(CourierError.from(transportError: error))
                 } else if let response = state.response ?? response {
-                    result = .success((state.body?.data ?? Data(), response))
+                    result = .success((response, HTTPBody(state.body?.data ?? Data())))
                 } else {
                     result = .failure(CourierError(.invalidResponse, detail: "URLSession returned no response"))
                 }
-                return (state.continuation, state.timer, result)
+                return (state.continuation, state.chunks, state.timer, result)
             }
             timer?.cancel()
+            if let chunks {
+                if case .failure(let failure) = result { chunks.finish(throwing: failure) } else { chunks.finish() }
+            }
             continuation?.resume(with: result)
         }
     }

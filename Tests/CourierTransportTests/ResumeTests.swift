@@ -1,0 +1,158 @@
+import Courier
+import CourierTesting
+import Foundation
+import Testing
+
+/// A cut download continues with `Range` + `If-Range`, and starts over cleanly when it can't.
+@Suite struct ResumeTests {
+    private struct Report: Endpoint {
+        typealias Response = Data
+        var path: EndpointPath = "/report.bin"
+    }
+
+    private static let etag = "\"v1\""
+    private static let half = transferBytes.count / 2
+
+    /// Serves `bytes` with ranges; the first answer is cut after `cutAfter` bytes.
+    private func routeCutOnce(_ server: MockServer, bytes: [UInt8] = transferBytes, etag: String = etag, cutAfter: Int = half) {
+        let served = Locked(0)
+        server.route("GET", "/report.bin") { request in
+            let first = served.withLock { count in
+                defer { count += 1 }
+                return count == 0
+            }
+            let response = MockResponse.ranged(bytes, for: request, etag: etag)
+            return first ? response.with(fault: .closeMidBody(afterBytes: cutAfter)) : response
+        }
+    }
+
+    /// The state a first, cut download leaves.
+    private func cutDownload(_ client: Client, to destination: URL) async throws -> ResumableDownload {
+        let error = await #expect(throws: CourierError.self) { try await client.download(Report(), to: destination) }
+        #expect(error?.kind == .connectionLost)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        return try #require(error?.resumableDownload)
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aCutDownloadResumesFromWhereItStopped(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            routeCutOnce(server)
+            try await withFolder { folder in
+                let destination = folder.appendingPathComponent("report.bin")
+                let resume = try await cutDownload(client, to: destination)
+                // Everything that reached the client before the cut (bytes still in the socket when the
+                // connection ended may be lost: they are asked for again).
+                #expect((1...Int64(Self.half)).contains(resume.completedBytes))
+                #expect(resume.validator == Self.etag)
+                #expect(FileManager.default.fileExists(atPath: resume.partialFile.path))
+
+                let updates = Locked<[TransferProgress]>([])
+                _ = try await client.download(Report(), to: destination, resumingFrom: resume) { progress in updates.withLock { $0.append(progress) } }
+                #expect(try Data(contentsOf: destination) == Data(transferBytes))
+                #expect(try contents(of: folder) == ["report.bin"])
+                let second = try #require(server.recordedRequests.last)
+                #expect(second.header("Range") == "bytes=\(resume.completedBytes)-")
+                #expect(second.header("If-Range") == Self.etag)
+                // Progress starts where the file was and never goes back.
+                let seen = updates.current
+                #expect(seen.allSatisfy { $0.completedBytes > resume.completedBytes })
+                #expect(seen.last == TransferProgress(completedBytes: Int64(transferBytes.count), totalBytes: Int64(transferBytes.count)))
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aRetriedDownloadAsksOnlyForTheMissingBytes(kind: TransportKind) async throws {
+        let server = try await MockServer.start()
+        defer { Task { try? await server.shutdown() } }
+        // Large enough that what a cut loses in socket buffers is a small part of it.
+        let large = Array(repeating: transferBytes, count: 10).flatMap { $0 }
+        let cut = large.count / 2
+        routeCutOnce(server, bytes: large, cutAfter: cut)
+        let client = Client(
+            baseURL: server.baseURL, transport: kind.make(),
+            middlewares: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(10)))]
+        )
+        try await withFolder { folder in
+            let destination = folder.appendingPathComponent("report.bin")
+            let response = try await client.download(Report(), to: destination)
+            #expect(response.attempts == 2)
+            #expect(try Data(contentsOf: destination) == Data(large))
+        }
+        let requests = server.recordedRequests
+        #expect(requests.count == 2)
+        // Bytes served in all: those before the cut and those from where the retry asked, ≤ 1.05× the file.
+        let resumedFrom = try #require(requests.last?.header("Range").flatMap { Int($0.dropFirst("bytes=".count).dropLast()) })
+        #expect(cut + (large.count - resumedFrom) <= large.count * 105 / 100)
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aChangedFileStartsOverCleanly(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            routeCutOnce(server)
+            try await withFolder { folder in
+                let destination = folder.appendingPathComponent("report.bin")
+                let resume = try await cutDownload(client, to: destination)
+                // The file changes on the server: `If-Range` no longer matches, the answer is the whole new file.
+                let changed = transferBytes.reversed() as [UInt8]
+                server.route("GET", "/report.bin") { request in .ranged(changed, for: request, etag: "\"v2\"") }
+                _ = try await client.download(Report(), to: destination, resumingFrom: resume)
+                #expect(try Data(contentsOf: destination) == Data(changed))
+                #expect(try contents(of: folder) == ["report.bin"])
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aServerThatIgnoresRangesStartsOverCleanly(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            routeCutOnce(server)
+            try await withFolder { folder in
+                let destination = folder.appendingPathComponent("report.bin")
+                let resume = try await cutDownload(client, to: destination)
+                server.route("GET", "/report.bin", respond: .bytes(transferBytes, contentType: "application/octet-stream", headers: [MockHeader("ETag", Self.etag)]))
+                _ = try await client.download(Report(), to: destination, resumingFrom: resume)
+                #expect(try Data(contentsOf: destination) == Data(transferBytes))
+            }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aWrongContentRangeFailsAndLeavesNothing(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            routeCutOnce(server)
+            try await withFolder { folder in
+                let destination = folder.appendingPathComponent("report.bin")
+                let resume = try await cutDownload(client, to: destination)
+                // A 206 that starts at the wrong byte can't be placed in the file.
+                let wrong = MockResponse.bytes(
+                    Array(transferBytes[100...]), status: 206, contentType: "application/octet-stream",
+                    headers: [MockHeader("Content-Range", "bytes 100-\(transferBytes.count - 1)/\(transferBytes.count)"), MockHeader("ETag", Self.etag)]
+                )
+                server.route("GET", "/report.bin", respond: wrong)
+                let error = await #expect(throws: CourierError.self) { try await client.download(Report(), to: destination, resumingFrom: resume) }
+                #expect(error?.kind == .invalidResponse)
+                #expect(error?.resumableDownload == nil)
+                #expect(try contents(of: folder) == [])
+            }
+        }
+    }
+
+    @Test func aRangePastTheEndStartsOverWithTheWholeFile() async throws {
+        try await withServer(.asyncHTTPClient) { server, client in
+            let small = Array(transferBytes.prefix(1000))
+            server.route("GET", "/report.bin") { request in .ranged(small, for: request, etag: Self.etag) }
+            try await withFolder { folder in
+                let destination = folder.appendingPathComponent("report.bin")
+                // A partial file longer than the file now is: the server answers 416, the download starts over.
+                let partial = folder.appendingPathComponent(".report.bin.old.download")
+                try Data(transferBytes.prefix(5000)).write(to: partial)
+                let resume = ResumableDownload(partialFile: partial, validator: Self.etag, completedBytes: 5000, totalBytes: nil)
+                _ = try await client.download(Report(), to: destination, resumingFrom: resume)
+                #expect(try Data(contentsOf: destination) == Data(small))
+                #expect(server.recordedRequests.map { $0.header("Range") } == ["bytes=5000-", nil])
+            }
+        }
+    }
+}
