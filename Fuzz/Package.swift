@@ -13,6 +13,7 @@ let fuzzers: [(name: String, library: String)] = [
     ("ServerMessageFuzzer", "Courier"),
     ("PathQueryFuzzer", "Courier"),
     ("RedirectLocationFuzzer", "Courier"),
+    ("ContentRangeFuzzer", "Courier"),
 ]
 
 let package = Package(

@@ -11,13 +11,13 @@ package struct ContentRange: Sendable, Hashable {
     package var completeLength: Int64?
 
     /// Parses `bytes first-last/complete` or `bytes first-last/*`; nil when invalid (a last before
-    /// the first, a last past the length, another unit, extra characters or numbers too large).
+    /// the first, a last past the length, another unit, extra characters or numbers too large for a count).
     package init?(_ value: String) {
         var rest = Substring(value.trimmingCharacters(in: .whitespaces))
         guard rest.lowercased().hasPrefix("bytes ") else { return nil }
         rest = rest.dropFirst("bytes ".count).drop { $0 == " " }
         guard let slash = rest.firstIndex(of: "/"), let dash = rest[..<slash].firstIndex(of: "-") else { return nil }
-        guard let first = Self.number(rest[..<dash]), let last = Self.number(rest[rest.index(after: dash)..<slash]), first <= last else {
+        guard let first = Self.number(rest[..<dash]), let last = Self.number(rest[rest.index(after: dash)..<slash]), first <= last, last < .max else {
             return nil
         }
         let length = rest[rest.index(after: slash)...]
