@@ -99,7 +99,7 @@ extension Client {
     /// error status, written to its file for a download, handed on as it is for a stream.
     private func runChain(_ built: BuiltRequest, context: RequestContext, destination: BodyDestination = .memory) async throws -> InFlightCalls.Outcome {
         try await RequestContext.$current.withValue(context) {
-            let requestBody = built.body?.httpBody
+            let requestBody = try await built.body?.httpBody()
             let (head, body) = try await followingRedirects(built.head, body: requestBody, operationID: context.endpoint)
             guard head.status.kind == .successful, destination.isTransfer else {
                 let data = try await collectBody(body, limit: configuration.maximumBodySize)

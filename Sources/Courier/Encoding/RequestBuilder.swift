@@ -12,12 +12,15 @@ struct BuiltRequest: Sendable {
 enum BuiltBody: Sendable {
     case bytes(Data)
     case stream(HTTPBody)
+    /// Encoded when sent: its length is measured asynchronously.
+    case multipart(MultipartForm)
 
     /// The body as the chain and the transport take it.
-    var httpBody: HTTPBody {
+    func httpBody() async throws -> HTTPBody {
         switch self {
         case .bytes(let data): HTTPBody(data)
         case .stream(let body): body
+        case .multipart(let form): try await form.body()
         }
     }
 }
@@ -90,6 +93,8 @@ extension Client {
             return (.stream(try FileChunks.body(for: file)), contentType)
         case .stream(let body, let contentType):
             return (.stream(body), contentType)
+        case .multipart(let form):
+            return (.multipart(form), form.contentType)
         }
     }
 

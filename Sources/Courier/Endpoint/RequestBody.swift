@@ -10,6 +10,7 @@ public struct RequestBody: Sendable {
         case data(Data, contentType: String)
         case file(URL, contentType: String)
         case stream(HTTPBody, contentType: String)
+        case multipart(MultipartForm)
     }
 
     let content: Content
@@ -42,6 +43,11 @@ public struct RequestBody: Sendable {
     ) -> RequestBody where Chunks.Element == ArraySlice<UInt8> {
         let body = HTTPBody(chunks, length: length.map { .known($0) } ?? .unknown, iterationBehavior: .single)
         return RequestBody(content: .stream(body, contentType: contentType))
+    }
+
+    /// A `multipart/form-data` form: fields and files, the files streamed from disk (see ``MultipartForm``).
+    public static func multipart(_ form: MultipartForm) -> RequestBody {
+        RequestBody(content: .multipart(form))
     }
 
     /// Text sent as UTF-8.
