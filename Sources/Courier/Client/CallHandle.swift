@@ -69,20 +69,64 @@ extension Client {
         queue: DispatchQueue = Client.defaultCompletionQueue,
         completion: @escaping @Sendable (Result<E.Response, CourierError>) -> Void
     ) -> CallHandle {
+        deliver(endpoint.operationName, on: queue, to: completion) { () throws(CourierError) in
+            try await self.send(endpoint, cachePolicy: cachePolicy)
+        }
+    }
+
+    /// Downloads into a file (see ``download(_:to:resumingFrom:progress:)``) and calls `completion`
+    /// once on `queue`; `progress` runs on `queue` too.
+    /// - Returns: A handle that cancels the download.
+    @discardableResult
+    public func download<E: Endpoint>(
+        _ endpoint: E,
+        to destination: URL,
+        resumingFrom resume: ResumableDownload? = nil,
+        queue: DispatchQueue = Client.defaultCompletionQueue,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<URL, CourierError>) -> Void
+    ) -> CallHandle {
+        let report = progress.map { progress in { @Sendable (value: TransferProgress) in queue.async { progress(value) } } }
+        return deliver(endpoint.operationName, on: queue, to: completion) { () throws(CourierError) in
+            try await self.download(endpoint, to: destination, resumingFrom: resume, progress: report).value
+        }
+    }
+
+    /// Uploads (see ``upload(_:progress:)``) and calls `completion` once on `queue`; `progress` runs on `queue` too.
+    /// - Returns: A handle that cancels the upload.
+    @discardableResult
+    public func upload<E: Endpoint>(
+        _ endpoint: E,
+        queue: DispatchQueue = Client.defaultCompletionQueue,
+        progress: @escaping @Sendable (TransferProgress) -> Void,
+        completion: @escaping @Sendable (Result<E.Response, CourierError>) -> Void
+    ) -> CallHandle {
+        deliver(endpoint.operationName, on: queue, to: completion) { () throws(CourierError) in
+            try await self.upload(endpoint) { value in queue.async { progress(value) } }.value
+        }
+    }
+
+    /// Runs `work` in a task and calls `completion` once on `queue`: with its result, or with
+    /// `cancelled` at once when the handle is cancelled first.
+    private func deliver<Value: Sendable>(
+        _ operationName: String,
+        on queue: DispatchQueue,
+        to completion: @escaping @Sendable (Result<Value, CourierError>) -> Void,
+        _ work: @escaping @Sendable () async throws(CourierError) -> Value
+    ) -> CallHandle {
         let handle = CallHandle()
         let task = Task {
-            let result: Result<E.Response, CourierError>
+            let result: Result<Value, CourierError>
             do throws(CourierError) {
-                result = .success(try await self.send(endpoint, cachePolicy: cachePolicy))
+                result = .success(try await work())
             } catch {
                 result = .failure(error)
             }
             if handle.claimDelivery() { queue.async { completion(result) } }
         }
-        let name = endpoint.operationName
         handle.attach(task) {
             var cancelled = CourierError(.cancelled, detail: "The call was cancelled")
-            cancelled.endpoint = name
+            cancelled.endpoint = operationName
             let error = cancelled
             queue.async { completion(.failure(error)) }
         }

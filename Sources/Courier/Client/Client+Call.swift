@@ -14,8 +14,11 @@ extension Client {
 
     /// A call from its endpoint to a validated response, a successful response's body going to
     /// `destination`.
-    func run(_ call: consuming EndpointCall, policy: CachePolicy, destination: BodyDestination) async throws(CourierError) -> ValidatedResponse {
+    func run(
+        _ call: consuming EndpointCall, policy: CachePolicy, destination: BodyDestination, uploadProgress: ProgressReporter? = nil
+    ) async throws(CourierError) -> ValidatedResponse {
         var prepared = try build(call, policy: policy)
+        prepared.context.uploadProgress = uploadProgress
         if destination.isTransfer {
             prepared.destination = destination
             // A transfer's body is not held in memory: the size limit is for bodies gathered to
@@ -99,7 +102,7 @@ extension Client {
     /// error status, written to its file for a download, handed on as it is for a stream.
     private func runChain(_ built: BuiltRequest, context: RequestContext, destination: BodyDestination = .memory) async throws -> InFlightCalls.Outcome {
         try await RequestContext.$current.withValue(context) {
-            let requestBody = try await built.body?.httpBody()
+            let requestBody = try await built.body?.httpBody().reportingProgress(to: context.uploadProgress)
             let (head, body) = try await followingRedirects(built.head, body: requestBody, operationID: context.endpoint)
             guard head.status.kind == .successful, destination.isTransfer else {
                 let data = try await collectBody(body, limit: configuration.maximumBodySize)

@@ -38,6 +38,8 @@ public struct RequestContext: Sendable {
     /// The file a download writes: each attempt's successful body goes there as it arrives (so a
     /// retry can resume it), not up the chain.
     package var download: FileDownload?
+    /// Told how much of the request body the transport has taken, for ``Client/upload(_:progress:)``.
+    package var uploadProgress: ProgressReporter?
 
     /// The context of the call in progress, if it runs inside a Courier client.
     @TaskLocal public static var current: RequestContext?

@@ -1,0 +1,129 @@
+import Courier
+import CourierTesting
+import Dispatch
+import Foundation
+import Testing
+
+/// Progress for both directions: as a callback, an `AsyncSequence` and on the callback face;
+/// throttled, never backwards, ending at the total.
+@Suite struct ProgressTests {
+    private struct Upload: Endpoint {
+        typealias Response = JSON
+        var method: HTTPRequest.Method { .put }
+        var path: EndpointPath { "/upload" }
+        var body: RequestBody?
+    }
+
+    private struct Report: Endpoint {
+        typealias Response = Data
+        var path: EndpointPath = "/report.bin"
+    }
+
+    private static let total = Int64(transferBytes.count)
+
+    /// Checks what a transfer reported: something, never backwards, the last at the total, and no
+    /// more often than 20 a second (plus the last) over `elapsed`.
+    private func expectWellFormed(_ seen: [TransferProgress], over elapsed: Duration) {
+        #expect(!seen.isEmpty)
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.completedBytes <= $1.completedBytes })
+        #expect(seen.last == TransferProgress(completedBytes: Self.total, totalBytes: Self.total))
+        #expect(Double(seen.count) <= elapsed / .milliseconds(50) + 2)
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func anUploadReportsTheBytesSent(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("PUT", "/upload", respond: .json("{}"))
+            try await withFolder { folder in
+                let file = folder.appendingPathComponent("photo.jpg")
+                try Data(transferBytes).write(to: file)
+                let seen = Locked<[TransferProgress]>([])
+                let started = ContinuousClock.now
+                _ = try await client.upload(Upload(body: .file(file))) { progress in seen.withLock { $0.append(progress) } }
+                expectWellFormed(seen.current, over: ContinuousClock.now - started)
+            }
+            #expect(server.recordedRequests.first?.body == transferBytes)
+        }
+    }
+
+    @Test func aRetriedUploadNeverReportsBackwards() async throws {
+        let server = try await MockServer.start()
+        defer { Task { try? await server.shutdown() } }
+        server.route("PUT", "/upload", script: [.status(503), .json("{}")])
+        let client = Client(
+            baseURL: server.baseURL, transport: TransportKind.asyncHTTPClient.make(),
+            middlewares: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(10)))]
+        )
+        try await withFolder { folder in
+            let file = folder.appendingPathComponent("photo.jpg")
+            try Data(transferBytes).write(to: file)
+            let transfer = client.uploadTask(Upload(body: .file(file)))
+            var seen: [TransferProgress] = []
+            for await progress in transfer.progress { seen.append(progress) }
+            let response: Response<JSON> = try await transfer.response
+            #expect(response.attempts == 2)
+            #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.completedBytes <= $1.completedBytes })
+            #expect(seen.last?.completedBytes == Self.total)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aDownloadTasksProgressIsAnAsyncSequence(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/report.bin", respond: .bytes(transferBytes, contentType: "application/octet-stream"))
+            try await withFolder { folder in
+                let destination = folder.appendingPathComponent("report.bin")
+                let started = ContinuousClock.now
+                let transfer = client.downloadTask(Report(), to: destination)
+                var seen: [TransferProgress] = []
+                for await progress in transfer.progress { seen.append(progress) }
+                let file: URL = try await transfer.value
+                #expect(file == destination)
+                expectWellFormed(seen, over: ContinuousClock.now - started)
+                #expect(try Data(contentsOf: destination) == Data(transferBytes))
+            }
+        }
+    }
+
+    @Test func aCancelledDownloadTaskFailsAsCancelled() async throws {
+        try await withServer(.asyncHTTPClient) { server, client in
+            let drip = MockResponse.bytes(Array(transferBytes.prefix(200_000)), contentType: "application/octet-stream")
+            server.route("GET", "/report.bin", respond: drip.with(fault: .drip(chunkSize: 10_000, interval: .milliseconds(100))))
+            try await withFolder { folder in
+                let transfer = client.downloadTask(Report(), to: folder.appendingPathComponent("report.bin"))
+                try await Task.sleep(for: .milliseconds(300))
+                transfer.cancel()
+                let error = await #expect(throws: CourierError.self) { try await transfer.value }
+                #expect(error?.kind == .cancelled)
+            }
+        }
+    }
+
+    @Test func theCallbackFaceReportsProgressAndCompletesOnce() async throws {
+        try await withServer(.asyncHTTPClient) { server, client in
+            server.route("GET", "/report.bin", respond: .bytes(transferBytes, contentType: "application/octet-stream"))
+            server.route("PUT", "/upload", respond: .json("{}"))
+            try await withFolder { folder in
+                let queue = DispatchQueue(label: "progress")
+                let destination = folder.appendingPathComponent("report.bin")
+                let downloaded = Locked<[TransferProgress]>([])
+                let file: URL = try await withCheckedThrowingContinuation { continuation in
+                    client.download(Report(), to: destination, queue: queue, progress: { p in downloaded.withLock { $0.append(p) } }) {
+                        continuation.resume(with: $0)
+                    }
+                }
+                #expect(file == destination)
+                #expect(downloaded.current.last?.completedBytes == Self.total)
+
+                let uploaded = Locked<[TransferProgress]>([])
+                _ = try await withCheckedThrowingContinuation { continuation in
+                    client.upload(Upload(body: .file(destination)), queue: queue, progress: { p in uploaded.withLock { $0.append(p) } }) {
+                        continuation.resume(with: $0)
+                    }
+                }
+                // The serial queue ran the progress before the completion.
+                #expect(uploaded.current.last?.completedBytes == Self.total)
+            }
+        }
+    }
+}
