@@ -49,6 +49,45 @@ import Testing
         #expect(await server.waitUntilConnectionsClosed(timeout: .seconds(3)), "the dropped body kept its connection open")
     }
 
+    private struct Drip: Endpoint {
+        typealias Response = Data
+        var path: EndpointPath { "/drip" }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func bytesForHandsEachChunkOverAsItArrives(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            // 10 chunks 200 ms apart: the first is read long before the last is sent.
+            let body = Array(repeating: UInt8(ascii: "x"), count: 10_000)
+            server.route("GET", "/drip", respond: .bytes(body, contentType: "text/plain").with(fault: .drip(chunkSize: 1000, interval: .milliseconds(200))))
+            let response = try await client.bytes(for: Drip())
+            var arrivals: [ContinuousClock.Instant] = []
+            var count = 0
+            for try await chunk in response.value {
+                arrivals.append(.now)
+                count += chunk.count
+            }
+            #expect(count == body.count)
+            let first = try #require(arrivals.first), last = try #require(arrivals.last)
+            #expect(last - first > .seconds(1), "the body came at once: it was gathered, not streamed")
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aDroppedStreamFreesItsConnection(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            // 200 kB over 20 s: only dropping the body can end the exchange early.
+            let body = Array(repeating: UInt8(ascii: "x"), count: 200_000)
+            server.route("GET", "/drip", respond: .bytes(body, contentType: "text/plain").with(fault: .drip(chunkSize: 1000, interval: .milliseconds(100))))
+            do {
+                let response = try await client.bytes(for: Drip())
+                var iterator = response.value.makeAsyncIterator()
+                _ = try await iterator.next()
+            }
+            #expect(await server.waitUntilConnectionsClosed(timeout: .seconds(5)), "the dropped body kept its connection open")
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func aCachedEndpointsBodyIsBoundedByTheClientsLimit(kind: TransportKind) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-stream-\(UUID().uuidString)")
