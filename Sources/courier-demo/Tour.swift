@@ -52,10 +52,11 @@ struct Tour {
         try await offlineFallback(client)
         try await retry(client)
         try await tokenRefresh(client, authClient)
+        try await transfers(client, in: workDir)
         try printTimings(timingLog)
-        Narrator.step(12, "Metrics the tour recorded, in Prometheus text format (swift-metrics → swift-prometheus)")
+        Narrator.step(13, "Metrics the tour recorded, in Prometheus text format (swift-metrics → swift-prometheus)")
         report.printMetrics()
-        Narrator.step(13, "The spans of the retried call (step 9): one call span, a child span per network attempt")
+        Narrator.step(14, "The spans of the retried call (step 9): one call span, a child span per network attempt")
         report.printSpans(of: "/flaky")
         print("\nTour complete.")
     }
@@ -197,7 +198,7 @@ struct Tour {
     }
 
     private func printTimings(_ file: URL) throws {
-        Narrator.step(11, "The timing log: one line per request (time, method, endpoint, status, ms, bytes, source)")
+        Narrator.step(12, "The timing log: one line per request (time, method, endpoint, status, ms, bytes, source)")
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
         for line in lines.suffix(6) { Narrator.say(String(line)) }
         Narrator.say("(\(lines.count) lines in all)")

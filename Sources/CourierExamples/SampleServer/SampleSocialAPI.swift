@@ -9,7 +9,9 @@ import HTTPTypes
 /// `GET|POST /users/{id}/friends`, `DELETE /users/{id}/friends/{friendId}`, `POST /bind`
 /// (`{code,msg,data}` envelope), `GET|POST /api/v1/threads.*` (RocketChat-style, `X-Auth-Token` +
 /// `X-User-Id`), `GET /feed` (cacheable, with an ETag), `GET /slow` (drips its body), and
-/// `GET /flaky` (503 twice with `Retry-After`, then 200).
+/// `GET /flaky` (503 twice with `Retry-After`, then 200), `POST /photos` (a multipart upload; answers
+/// the parts it found) and `GET /packs/offline.bin` (4 MiB with ranges and an ETag, dripped; the
+/// first answer is cut halfway).
 public final class SampleSocialAPI: Sendable {
     /// The server the API runs on.
     public let server: MockServer
@@ -96,9 +98,29 @@ public final class SampleSocialAPI: Sendable {
             return .status(201)
         }
         server.route("GET", "/slow", respond: MockResponse.json("[" + String(repeating: "1,", count: 2000) + "1]").with(fault: .drip(chunkSize: 64, interval: .milliseconds(50))))
+        installTransferRoutes()
         server.route("GET", "/flaky", script: [
             .retryAfter(seconds: 1), .retryAfter(seconds: 1), .json(#"{"status":"ok","message":"Third time lucky"}"#),
         ])
+    }
+
+    /// A multipart upload and a large, resumable download.
+    private func installTransferRoutes() {
+        server.route("POST", "/photos") { request in
+            let boundary = request.header("Content-Type")?.components(separatedBy: "boundary=").last ?? ""
+            let parts = max(0, request.bodyText.components(separatedBy: "--" + boundary).count - 2)
+            return .json(#"{"parts":\#(parts),"bytes":\#(request.body.count)}"#, status: 201)
+        }
+        let pack = (0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) }
+        let served = Locked(0)
+        server.route("GET", "/packs/offline.bin") { request in
+            let first = served.withLock { count in
+                defer { count += 1 }
+                return count == 0
+            }
+            let response = MockResponse.ranged(pack, for: request, etag: "\"pack-1\"")
+            return response.with(fault: first ? .closeMidBody(afterBytes: pack.count / 2) : .drip(chunkSize: 64 << 10, interval: .milliseconds(40)))
+        }
     }
 
     /// `/users/{id}/friends[/{friendId}]`, for the signed-in user only.
