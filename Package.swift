@@ -110,6 +110,8 @@ let package = Package(
                 "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierTesting", "CMallocCounter",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

@@ -11,6 +11,8 @@ import Foundation
 final class BenchServer: @unchecked Sendable {
     let kind: String
     let baseURL: URL
+    /// The folder nginx serves (where the transfer bench puts its file and finds the uploads).
+    var webRoot: URL { directory.appendingPathComponent("www") }
     private let process: Process?
     private let mock: MockServer?
     private let directory: URL
@@ -90,6 +92,8 @@ final class BenchServer: @unchecked Sendable {
                     root \(root);
                     location = \(Fixtures.cachedPath) { add_header Cache-Control "max-age=\(Fixtures.cacheMaxAge)"; }
                     location = \(Fixtures.postPath) { return 200 '{"ok":true}'; }
+                    # The transfer bench's uploads land here as files (WebDAV PUT), to be checked.
+                    location /upload/ { dav_methods PUT; create_full_put_path on; client_max_body_size 0; }
                 }
             }
             """
