@@ -228,7 +228,7 @@ struct CacheExchange: Sendable {
         // Within the client's limit: past it the client would fail the call anyway.
         let bytes = try await collectBody(body, limit: RequestContext.current?.maximumBodySize ?? Self.bodyLimit)
         let stored = try? await store.store(
-            key: key, varySelection: selection, status: response.status.code, headers: response.headerFields,
+            key: key, varySelection: selection, status: response.status.code, headers: rules.fieldsToStore(response.headerFields),
             body: bytes, requestTime: requestTime, responseTime: cache.clock
         )
         if stored != nil { Telemetry.current.count(MetricName.cacheStored, []) }
