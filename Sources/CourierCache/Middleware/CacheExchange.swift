@@ -17,8 +17,8 @@ struct CacheExchange: Sendable {
     /// Set when the request was filed as anonymous without knowing who is signed in.
     let claim: AnonymousPartitionClaim?
 
-    private var store: CacheStore { cache.store }
-    private var rules: CacheRules { cache.rules }
+    var store: CacheStore { cache.store }
+    var rules: CacheRules { cache.rules }
 
     // MARK: policies
 
