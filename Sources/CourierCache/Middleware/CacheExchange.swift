@@ -210,7 +210,8 @@ struct CacheExchange: Sendable {
         let storable: Bool
         if explicitPolicy {
             storable = response.status.kind == .successful && response.status != .partialContent
-                && !CacheControl(response.headerFields).noStore && !CacheControl(request: request.headerFields).noStore
+                && !rules.forbidsStoring(status: response.status.code, directives: CacheControl(response.headerFields))
+                && !CacheControl(request: request.headerFields).noStore
         } else {
             storable = rules.isStorable(request: request, response: response)
         }

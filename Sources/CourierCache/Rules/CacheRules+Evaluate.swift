@@ -81,7 +81,9 @@ extension CacheRules {
         guard isSelectable(stored, for: request) else { return .unusable(.varyMismatch) }
         guard !requestDirectives.noStore else { return .unusable(.requestNoStore) }
         let responseDirectives = CacheControl(stored.response.headerFields)
-        guard !responseDirectives.noStore else { return .unusable(.responseNoStore) }
+        guard !forbidsStoring(status: stored.response.status.code, directives: responseDirectives) else {
+            return .unusable(.responseNoStore)
+        }
 
         // Built only when needed: a fresh hit, the common answer, has no use for a conditional request.
         var revalidate: CacheDecision { .revalidate(conditionalRequest(for: request, stored: stored)) }
