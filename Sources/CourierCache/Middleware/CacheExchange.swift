@@ -218,6 +218,12 @@ struct CacheExchange: Sendable {
         guard storable, let selection = rules.varySelection(response: response, request: request) else {
             return (response, body)
         }
+        return try await store(response, body, selection: selection, requestTime: requestTime)
+    }
+
+    /// Stores a response the caller found storable under this exchange's key, unless the user it
+    /// belongs to can't be known; returns it with its body collected.
+    func store(_ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
         if let claim, claim.wasCredentialed {
             if cache.coordination.shouldWarnAboutCredentials() {
                 store.logger.error(
