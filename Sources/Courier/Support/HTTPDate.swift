@@ -7,6 +7,7 @@ import Foundation
 /// Parsing is lenient: names are case-insensitive, the weekday is optional and not checked,
 /// extra spaces are tolerated, seconds may be omitted, and `GMT`, `UTC`, `UT`, `Z` or a numeric
 /// `+hhmm` offset are understood. Anything else (e.g. `Expires: 0`) yields `nil`.
+/// ``parseExact(_:)`` accepts only the three formats as RFC 9110 writes them (for `Expires`).
 package enum HTTPDate {
     /// Parses an HTTP date in any of the three RFC 9110 formats; `nil` when invalid.
     package static func parse(_ string: String) -> Date? {
@@ -16,7 +17,7 @@ package enum HTTPDate {
     }
 
     /// 9999-12-31 23:59:59 GMT, the last instant an HTTP date can write.
-    private static let latest: TimeInterval = 253_402_300_799
+    static let latest: TimeInterval = 253_402_300_799
 
     private static func parseAnyYear(_ string: String) -> Date? {
         // Every cache hit parses the stored `Date` (and often `Expires`): the exact IMF-fixdate
@@ -76,12 +77,12 @@ package enum HTTPDate {
 
     private static let fixdateMonths = monthNames.map { Array($0.utf8) }
 
-    private struct Components {
+    struct Components {
         var year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offset: Int
     }
 
-    private static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     private static func components(_ tokens: [Substring]) -> Components? {
         guard let first = tokens.first else { return nil }
@@ -120,7 +121,7 @@ package enum HTTPDate {
                           hour: clock.hour, minute: clock.minute, second: clock.second, offset: offset)
     }
 
-    private static func date(from parts: Components) -> Date {
+    static func date(from parts: Components) -> Date {
         let days = daysFromCivil(year: parts.year, month: parts.month, day: parts.day)
         let seconds = days * 86_400 + parts.hour * 3600 + parts.minute * 60 + parts.second - parts.offset
         return Date(timeIntervalSince1970: TimeInterval(seconds))
@@ -178,7 +179,7 @@ package enum HTTPDate {
         (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
     }
 
-    private static func daysIn(month: Int, year: Int) -> Int {
+    static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: return 30

@@ -17,8 +17,8 @@ struct CacheExchange: Sendable {
     /// Set when the request was filed as anonymous without knowing who is signed in.
     let claim: AnonymousPartitionClaim?
 
-    private var store: CacheStore { cache.store }
-    private var rules: CacheRules { cache.rules }
+    var store: CacheStore { cache.store }
+    var rules: CacheRules { cache.rules }
 
     // MARK: policies
 
@@ -210,13 +210,20 @@ struct CacheExchange: Sendable {
         let storable: Bool
         if explicitPolicy {
             storable = response.status.kind == .successful && response.status != .partialContent
-                && !CacheControl(response.headerFields).noStore && !CacheControl(request: request.headerFields).noStore
+                && !rules.forbidsStoring(status: response.status.code, directives: CacheControl(response.headerFields))
+                && !CacheControl(request: request.headerFields).noStore
         } else {
             storable = rules.isStorable(request: request, response: response)
         }
         guard storable, let selection = rules.varySelection(response: response, request: request) else {
             return (response, body)
         }
+        return try await store(response, body, selection: selection, requestTime: requestTime)
+    }
+
+    /// Stores a response the caller found storable under this exchange's key, unless the user it
+    /// belongs to can't be known; returns it with its body collected.
+    func store(_ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
         if let claim, claim.wasCredentialed {
             if cache.coordination.shouldWarnAboutCredentials() {
                 store.logger.error(
@@ -228,7 +235,7 @@ struct CacheExchange: Sendable {
         // Within the client's limit: past it the client would fail the call anyway.
         let bytes = try await collectBody(body, limit: RequestContext.current?.maximumBodySize ?? Self.bodyLimit)
         let stored = try? await store.store(
-            key: key, varySelection: selection, status: response.status.code, headers: response.headerFields,
+            key: key, varySelection: selection, status: response.status.code, headers: rules.fieldsToStore(response.headerFields),
             body: bytes, requestTime: requestTime, responseTime: cache.clock
         )
         if stored != nil { Telemetry.current.count(MetricName.cacheStored, []) }

@@ -20,7 +20,8 @@ import OpenAPIRuntime
 /// partition stays the same across token refreshes. A request that carries credentials of its
 /// own is kept apart by a digest of them; a response whose request got credentials further down
 /// the chain while the cache could not know the user is not stored (and an error is logged).
-/// Unsafe methods (POST, PUT, PATCH, DELETE) that succeed remove the stored entries of their URL.
+/// Unsafe methods (POST, PUT, PATCH, DELETE) that succeed remove the stored entries of their URL;
+/// a `200` or `410` to `HEAD` updates or removes the stored GET response of its URL.
 ///
 /// Within a response's `stale-while-revalidate` window a ``Client`` gets the stored response at
 /// once (source ``ResponseSource/stale``) while one revalidation per entry runs in the background
@@ -87,9 +88,10 @@ public struct HTTPCache: CachingMiddleware {
             try await AnonymousPartitionClaim.$current.withValue(partition.claim) { try await next(request, body, baseURL) }
         }
         guard request.method == .get else {
+            let requestTime = clock
             let (response, responseBody) = try await network(request)
-            if policy != .withoutCache { await exchange.invalidateAfter(response) }
-            return (response, responseBody)
+            guard policy != .withoutCache else { return (response, responseBody) }
+            return try await exchange.afterOtherMethod(response, responseBody, requestTime: requestTime)
         }
         switch policy.mode {
         case .withoutCache, .useCacheAndRequestWithoutRecache:

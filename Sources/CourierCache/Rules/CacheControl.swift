@@ -2,10 +2,19 @@ import HTTPTypes
 
 /// The `Cache-Control` directives of a request or a response (RFC 9111 §5.2), parsed leniently.
 ///
-/// All field lines are combined, names are case-insensitive, quoted values are unquoted and
-/// unknown or malformed directives are ignored. When a directive appears twice, the most
-/// restrictive value wins (the smallest `max-age`, the largest `min-fresh`, …). An invalid
-/// `max-age` / `s-maxage` value counts as `0` — stale, never fresh. Durations are in seconds.
+/// All field lines are combined, names are case-insensitive and quoted values are unquoted.
+///
+/// Choices where RFC 9111 leaves room (§4.2.1, §5.2):
+/// - A duration that is not plain delta-seconds — `max-age=1.5`, `max-age=abc`, `max-age=-1`, or
+///   spaces around `=` as in `max-age = 60` — is ignored, as if the directive were absent.
+/// - A directive that restricts caching (`no-store`, `no-cache`, `private`, …) counts even when its
+///   value is malformed; a malformed field list then counts as no list (the whole response).
+/// - When a directive appears more than once with different values, the most restrictive wins:
+///   the smallest `max-age`, `s-maxage`, `max-stale`, `stale-if-error` and
+///   `stale-while-revalidate`, the largest `min-fresh`. That is never less restrictive than the
+///   first occurrence, which RFC 9111 allows caches to use.
+///
+/// Unknown directives are ignored. Durations are in seconds.
 public struct CacheControl: Sendable, Hashable {
     /// `max-age`: the freshness lifetime (response) or the maximum acceptable age (request).
     public var maxAge: Int?
@@ -13,14 +22,20 @@ public struct CacheControl: Sendable, Hashable {
     public var sharedMaxAge: Int?
     /// `no-store`: the message must not be stored.
     public var noStore = false
-    /// `no-cache` (with or without a field list): a stored response must be revalidated before use.
+    /// `no-cache` without field names: a stored response must be revalidated before use.
     public var noCache = false
+    /// The lowercased field names of `no-cache="…"`: stored without them, the rest may be served.
+    public var noCacheFieldNames: Set<String> = []
     /// `must-revalidate`: once stale, the response must never be served without revalidation.
     public var mustRevalidate = false
     /// `proxy-revalidate`: parsed for completeness; applies to shared caches only.
     public var proxyRevalidate = false
+    /// `must-understand`: store only when the cache implements the status code's caching rules.
+    public var mustUnderstand = false
     /// `private` (with or without a field list): storable by a private cache such as this one.
     public var isPrivate = false
+    /// The lowercased field names of `private="…"`: this cache stores the response without them.
+    public var privateFieldNames: Set<String> = []
     /// `public`: storable even when the status code is not cacheable by default.
     public var isPublic = false
     /// `immutable` (RFC 8246): the content never changes while fresh.
@@ -56,7 +71,8 @@ public struct CacheControl: Sendable, Hashable {
         self = Self.parsed.value(for: values) { values in
             var directives = CacheControl()
             for element in FieldList.elements(values) {
-                directives.apply(FieldList.directive(element))
+                // `max-age = 60` is not the grammar (no spaces around `=`): its value is unusable.
+                directives.apply(FieldList.directive(element), malformed: FieldList.hasSpaceAroundEquals(element))
             }
             return directives
         }
@@ -73,16 +89,24 @@ public struct CacheControl: Sendable, Hashable {
         if pragmas.contains("no-cache") { noCache = true }
     }
 
-    private mutating func apply(_ directive: (name: String, value: String?)) {
-        let seconds = FieldList.deltaSeconds(directive.value)
+    private mutating func apply(_ directive: (name: String, value: String?), malformed: Bool) {
+        let seconds = malformed ? nil : FieldList.deltaSeconds(directive.value)
         switch directive.name {
-        case "max-age": maxAge = Self.smallest(maxAge, seconds ?? 0)
-        case "s-maxage": sharedMaxAge = Self.smallest(sharedMaxAge, seconds ?? 0)
+        case "max-age": if let seconds { maxAge = Self.smallest(maxAge, seconds) }
+        case "s-maxage": if let seconds { sharedMaxAge = Self.smallest(sharedMaxAge, seconds) }
         case "no-store": noStore = true
-        case "no-cache": noCache = true
+        case "no-cache":
+            if let names = Self.fieldNames(directive.value, malformed: malformed) {
+                noCacheFieldNames.formUnion(names)
+            } else {
+                noCache = true
+            }
         case "must-revalidate": mustRevalidate = true
         case "proxy-revalidate": proxyRevalidate = true
-        case "private": isPrivate = true
+        case "must-understand": mustUnderstand = true
+        case "private":
+            isPrivate = true
+            if let names = Self.fieldNames(directive.value, malformed: malformed) { privateFieldNames.formUnion(names) }
         case "public": isPublic = true
         case "immutable": immutable = true
         case "only-if-cached": onlyIfCached = true
@@ -98,6 +122,14 @@ public struct CacheControl: Sendable, Hashable {
             }
         default: break
         }
+    }
+
+    /// The lowercased names of a `no-cache="…"` / `private="…"` list; `nil` when there is no usable list.
+    private static func fieldNames(_ value: String?, malformed: Bool) -> Set<String>? {
+        guard !malformed, let value else { return nil }
+        let names = FieldList.elements(value).map { $0.lowercased() }
+        guard !names.isEmpty, names.allSatisfy({ HTTPField.Name($0) != nil }) else { return nil }
+        return Set(names)
     }
 
     private static func smallest(_ current: Int?, _ new: Int) -> Int {

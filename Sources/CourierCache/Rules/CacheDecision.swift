@@ -42,7 +42,7 @@ public struct UnusableReason: Sendable, Hashable, CustomStringConvertible {
     public static let varyMismatch = UnusableReason("vary-mismatch")
     /// The request says `no-store`: bypass the cache entirely.
     public static let requestNoStore = UnusableReason("request-no-store")
-    /// The stored response says `no-store` (it should not have been stored).
+    /// The stored response forbids storing: `no-store` (without `must-understand` on a status the cache implements).
     public static let responseNoStore = UnusableReason("response-no-store")
     /// The request method is not served from the cache (only `GET` is).
     public static let methodNotCacheable = UnusableReason("method-not-cacheable")

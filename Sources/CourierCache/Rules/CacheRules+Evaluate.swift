@@ -9,10 +9,12 @@ extension CacheRules {
     /// 1. nothing stored → ``CacheDecision/unusable(_:)`` (or ``CacheDecision/onlyIfCachedMiss``);
     /// 2. non-`GET`, `Range`, `Vary` mismatch, request `no-store` → ``CacheDecision/unusable(_:)``
     ///    (request `no-store` bypasses the cache entirely, a deliberate choice);
-    /// 3. response `no-cache`, request `no-cache` (or `Pragma: no-cache`), age above the request's
-    ///    `max-age` → ``CacheDecision/revalidate(_:)``;
+    /// 3. response `no-cache` without field names (with names, the listed fields were not stored),
+    ///    request `no-cache` (or `Pragma: no-cache`), age above the request's `max-age` →
+    ///    ``CacheDecision/revalidate(_:)``;
     /// 4. fresh (lifetime > age + request `min-fresh`) → ``CacheDecision/fresh(age:)``; an
-    ///    `immutable` response has no further effect: fresh entries are never revalidated anyway;
+    ///    `immutable` response has no further effect: fresh entries are never revalidated anyway,
+    ///    and a stale one is revalidated like any other;
     /// 5. stale with `must-revalidate` → revalidate (never served stale, not even with `max-stale`);
     /// 6. stale within the request's `max-stale` → ``CacheDecision/staleAcceptable(age:staleness:)``;
     /// 7. stale within the response's `stale-while-revalidate` → ``CacheDecision/staleWhileRevalidate(age:staleness:revalidation:)``;
@@ -79,7 +81,9 @@ extension CacheRules {
         guard isSelectable(stored, for: request) else { return .unusable(.varyMismatch) }
         guard !requestDirectives.noStore else { return .unusable(.requestNoStore) }
         let responseDirectives = CacheControl(stored.response.headerFields)
-        guard !responseDirectives.noStore else { return .unusable(.responseNoStore) }
+        guard !forbidsStoring(status: stored.response.status.code, directives: responseDirectives) else {
+            return .unusable(.responseNoStore)
+        }
 
         // Built only when needed: a fresh hit, the common answer, has no use for a conditional request.
         var revalidate: CacheDecision { .revalidate(conditionalRequest(for: request, stored: stored)) }

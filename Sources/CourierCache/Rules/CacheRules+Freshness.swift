@@ -7,8 +7,9 @@ extension CacheRules {
     ///
     /// `max-age` wins over `Expires − Date`, which wins over the heuristic (a fraction of
     /// `Date − Last-Modified`, capped, only for statuses cacheable by default or `public`
-    /// responses). An invalid `Expires` (such as `0`) means already expired. A missing or invalid
-    /// `Date` is replaced by `responseTime`.
+    /// responses). An `Expires` that is not exactly one IMF-fixdate, RFC 850 or asctime date (such
+    /// as `0`, `UTC` instead of `GMT`, or two `Expires` lines) means already expired (RFC 9111
+    /// §5.3). A missing or invalid `Date` is replaced by `responseTime`.
     public func freshnessLifetime(of response: HTTPResponse, responseTime: Date) -> TimeInterval {
         let fields = response.headerFields
         let directives = CacheControl(fields)
@@ -16,11 +17,9 @@ extension CacheRules {
         let date = Self.date(of: .date, in: fields) ?? responseTime
         let expiresValues = fields[values: .expires]
         if !expiresValues.isEmpty {
-            // Several Expires lines: the earliest counts; any invalid one means already expired.
-            let parsed = expiresValues.map(HTTPDate.parse)
-            guard let earliest = parsed.compactMap({ $0 }).min(), parsed.count == parsed.compactMap({ $0 }).count
-            else { return 0 }
-            return max(0, earliest.timeIntervalSince(date))
+            // Exactly one line in one of the three HTTP-date forms; anything else is already expired.
+            guard expiresValues.count == 1, let expires = HTTPDate.parseExact(expiresValues[0]) else { return 0 }
+            return max(0, expires.timeIntervalSince(date))
         }
         guard Self.heuristicallyCacheableStatuses.contains(response.status.code) || directives.isPublic,
               let lastModified = Self.date(of: .lastModified, in: fields)
@@ -33,11 +32,13 @@ extension CacheRules {
     ///
     /// `apparent_age = max(0, response_time − Date)`, `corrected_age = Age + (response_time −
     /// request_time)`, `initial = max(apparent, corrected)`, `current = initial + (now − response_time)`.
-    /// Invalid `Age` values are ignored; of several valid ones the largest counts.
+    /// `Age` is read from its first member only (several lines or a list, RFC 9111 §5.1); when that
+    /// is not delta-seconds (`old`, `-5`, `1.5`), the age is unknown and taken as 2^31 seconds, so the
+    /// response is never fresh (a choice: an age the cache can't read must not make it look younger).
     public func currentAge(of stored: StoredResponse, now: Date) -> TimeInterval {
         let fields = stored.response.headerFields
         let date = Self.date(of: .date, in: fields) ?? stored.responseTime
-        let ageValue = fields[values: .age].compactMap { FieldList.deltaSeconds(String(FieldList.trim($0[...]))) }.max() ?? 0
+        let ageValue = Self.ageValue(of: fields)
         let apparentAge = max(0, stored.responseTime.timeIntervalSince(date))
         let responseDelay = max(0, stored.responseTime.timeIntervalSince(stored.requestTime))
         let correctedAgeValue = TimeInterval(ageValue) + responseDelay
@@ -63,6 +64,12 @@ extension CacheRules {
         let seconds = age.isFinite ? Int(min(max(0, age), TimeInterval(FieldList.deltaSecondsCap)).rounded(.down)) : 0
         response.headerFields[.age] = String(seconds)
         return response
+    }
+
+    /// The `Age` value in seconds: 0 when absent or empty, the cap (2^31) when its first member is invalid.
+    static func ageValue(of fields: HTTPFields) -> Int {
+        guard let first = FieldList.elements(fields[values: .age]).first else { return 0 }
+        return FieldList.deltaSeconds(String(first)) ?? FieldList.deltaSecondsCap
     }
 
     /// The first line of a date field, parsed; `nil` when absent or invalid.

@@ -1,23 +1,19 @@
 import HTTPTypes
 
 extension CacheRules {
-    /// The stored header fields updated from a `304 Not Modified` (RFC 9111 §3.2).
+    /// The stored header fields updated from a `304 Not Modified` or a `200` to `HEAD` (RFC 9111 §3.2).
     ///
-    /// Every field of the 304 replaces all stored lines of the same name, except fields that
-    /// describe the stored body or the connection: `Content-Length`, `Content-Encoding`,
-    /// `Content-Range`, `Content-Type`, `Transfer-Encoding`, `Trailer`, `Connection` (and the names
-    /// it lists), `Keep-Alive`, `Proxy-Connection`, `TE`, `Upgrade`.
-    /// Because the entry's request and response times are replaced by the 304's, a stored `Date`
-    /// or `Age` that the 304 does not repeat is dropped (otherwise the old `Date` would age the
-    /// refreshed entry instantly). Store the result with the 304's request and response times.
+    /// Every field of the newer response replaces all stored lines of the same name, including
+    /// `Content-Type`, `Content-Encoding` and `Content-Range`; stored fields it does not repeat are
+    /// kept. Not taken from it: `Content-Length` (it describes the newer message, not the stored
+    /// body) and what ``fieldsToStore(_:)`` never stores (hop-by-hop fields, the fields its
+    /// `Connection` names, fields named by `no-cache="…"` / `private="…"`).
+    /// Because the entry's request and response times are replaced by the newer response's, a
+    /// stored `Date` or `Age` that it does not repeat is dropped (otherwise the old `Date` would age
+    /// the refreshed entry instantly). Store the result with the newer response's times.
     public func merge(stored: HTTPFields, notModified: HTTPFields) -> HTTPFields {
-        var excluded: Set<String> = [
-            "content-length", "content-encoding", "content-range", "content-type", "transfer-encoding",
-            "trailer", "connection", "keep-alive", "proxy-connection", "te", "upgrade",
-        ]
-        for element in FieldList.elements(notModified[values: .connection]) {
-            excluded.insert(element.lowercased())
-        }
+        var excluded = Self.unstorableFieldNames(in: notModified)
+        excluded.insert("content-length")
         var replaced = Set(notModified.map { $0.name.canonicalName }).subtracting(excluded)
         replaced.formUnion(["date", "age"])
         var merged = HTTPFields()
@@ -27,6 +23,6 @@ extension CacheRules {
         for field in notModified where replaced.contains(field.name.canonicalName) {
             merged.append(field)
         }
-        return merged
+        return fieldsToStore(merged)
     }
 }

@@ -20,7 +20,9 @@ extension CacheRules {
         stored: StoredResponse, now: Date, requestDirectives: CacheControl, extraAllowance: TimeInterval?
     ) -> Bool {
         let directives = CacheControl(stored.response.headerFields)
-        guard !directives.noStore, !directives.noCache, !requestDirectives.noStore else { return false }
+        guard !forbidsStoring(status: stored.response.status.code, directives: directives), !directives.noCache,
+              !requestDirectives.noStore
+        else { return false }
         let staleness = staleness(of: stored, now: now)
         guard staleness > 0 else { return true }
         guard !directives.mustRevalidate else { return false }

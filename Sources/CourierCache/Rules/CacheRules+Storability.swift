@@ -4,7 +4,8 @@ extension CacheRules {
     /// Whether a private cache may store `response` to `request` (RFC 9111 §3).
     ///
     /// Requires: a `GET` without `Range`; a final status other than `206`/`304`; no `no-store` in
-    /// the request or the response; a `Vary` that is not `*` and names only valid fields; and
+    /// the request, none in the response unless it comes with `must-understand` (see
+    /// ``forbidsStoring(status:directives:)``); a `Vary` that is not `*` and names only valid fields; and
     /// either a status cacheable by default or explicit permission (`max-age`, `Expires`,
     /// `public`, `private`). `Authorization` on the request is fine for a private cache.
     /// Call ``varySelection(response:request:)`` to get the selection to store with it.
@@ -14,12 +15,30 @@ extension CacheRules {
         guard status >= 200, status != 206, status != 304 else { return false }
         guard !CacheControl(request: request.headerFields).noStore else { return false }
         let directives = CacheControl(response.headerFields)
-        guard !directives.noStore else { return false }
+        guard !forbidsStoring(status: status, directives: directives) else { return false }
         guard VarySelection.varyNames(of: response.headerFields) != nil else { return false }
         if Self.heuristicallyCacheableStatuses.contains(status) { return true }
         return directives.maxAge != nil || directives.isPublic || directives.isPrivate
             || response.headerFields.contains(.expires)
     }
+
+    /// Whether a response's own directives forbid storing it (RFC 9111 §3, §5.2.2.3).
+    ///
+    /// `no-store` forbids it, except next to `must-understand` on a status in
+    /// ``understoodStatuses``: that pair means "store only if you implement this status", which
+    /// this cache does. `must-understand` on any other status forbids storing.
+    public func forbidsStoring(status: Int, directives: CacheControl) -> Bool {
+        guard directives.mustUnderstand else { return directives.noStore }
+        return !Self.understoodStatuses.contains(status)
+    }
+
+    /// The final statuses whose caching rules this cache implements: those RFC 9110 defines, except
+    /// `206` (partial content is not stored), `304` (never stored itself) and `416`.
+    public static let understoodStatuses: Set<Int> = [
+        200, 201, 202, 203, 204, 205, 300, 301, 302, 303, 307, 308,
+        400, 401, 402, 403, 404, 405, 406, 407, 408, 409, 410, 411, 412, 413, 414, 415, 417, 421, 422, 426,
+        500, 501, 502, 503, 504, 505,
+    ]
 
     /// The vary selection to store with `response`; `nil` when it varies on `*` (never matchable).
     public func varySelection(response: HTTPResponse, request: HTTPRequest) -> VarySelection? {

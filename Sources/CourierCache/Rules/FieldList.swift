@@ -44,6 +44,14 @@ enum FieldList {
         return (name, unquote(rawValue))
     }
 
+    /// Whether optional whitespace surrounds the `=` of a `name=value` directive, which its grammar forbids.
+    static func hasSpaceAroundEquals(_ element: Substring) -> Bool {
+        guard let equals = element.firstIndex(of: "=") else { return false }
+        let before = element[..<equals].last
+        let after = element[element.index(after: equals)...].first
+        return before == " " || before == "\t" || after == " " || after == "\t"
+    }
+
     /// Removes surrounding double quotes and backslash escapes; returns unquoted input unchanged.
     static func unquote(_ value: Substring) -> String {
         guard value.first == "\"" else { return String(value) }

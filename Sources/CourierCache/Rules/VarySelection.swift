@@ -3,7 +3,8 @@ import HTTPTypes
 /// The request header values a stored response was selected by (its `Vary` header, RFC 9111 §4.1).
 ///
 /// Names are lowercased; values are normalised (trimmed, inner whitespace collapsed, list
-/// elements joined with `", "`; several field lines are combined). A name in ``names`` without
+/// elements joined with `", "`; several field lines are combined; `Accept-Language` ranges are
+/// also lowercased and sorted, since neither their case nor their order changes their meaning). A name in ``names`` without
 /// an entry in ``values`` means the original request did not carry that field, and it then only
 /// matches requests that lack it too.
 public struct VarySelection: Sendable, Hashable, Codable {
@@ -71,7 +72,13 @@ public struct VarySelection: Sendable, Hashable, Codable {
     static func normalizedValue(of name: HTTPField.Name, in fields: HTTPFields) -> String? {
         let lines = fields[values: name]
         guard !lines.isEmpty else { return nil }
-        return FieldList.elements(lines).map(collapseWhitespace).joined(separator: ", ")
+        var elements = FieldList.elements(lines).map(collapseWhitespace)
+        if name == .acceptLanguage {
+            // Language ranges are case-insensitive and ranked by their q-values, not their order,
+            // so `en-US, fr` and `FR, en-us` ask for the same thing.
+            elements = elements.map { $0.lowercased().filter { $0 != " " } }.sorted()
+        }
+        return elements.joined(separator: ", ")
     }
 
     private static func collapseWhitespace(_ text: Substring) -> String {

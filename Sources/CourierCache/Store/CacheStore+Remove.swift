@@ -9,6 +9,15 @@ extension CacheStore {
             "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ?", [key.partition, key.url, key.method])
     }
 
+    /// Removes one variant; `false` when it was already replaced or removed.
+    @discardableResult
+    public func remove(_ entry: CachedMetadata) async throws -> Bool {
+        // Matched on the key too: after a damaged file is replaced, ids start over.
+        try await delete(
+            "DELETE FROM entry WHERE id = ? AND partitionKey = ? AND url = ? AND method = ?",
+            [entry.id, entry.key.partition, entry.key.url, entry.key.method]) > 0
+    }
+
     /// Removes every method and variant stored for `url` (normalised) in `partition`; returns how many.
     ///
     /// Use it with ``CacheRules/invalidationTargets(request:response:)`` after an unsafe request.

@@ -28,10 +28,27 @@ struct CacheFixture {
         return CacheFixture(server: server, directory: directory, store: store, cache: cache, client: client, clock: clock)
     }
 
+    /// The fixture itself for ``StoreLife/fresh``; for ``StoreLife/reopened``, the same server, file
+    /// and clock with a new store, cache and client, as an app sees them after a restart.
+    func after(_ life: StoreLife) throws -> CacheFixture {
+        guard life == .reopened else { return self }
+        let reopened = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: store.maximumSize)
+        let clock = self.clock
+        let cache = HTTPCache(store: reopened, offlineAllowance: cache.offlineAllowance, now: { clock.now })
+        let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [cache])
+        return CacheFixture(server: server, directory: directory, store: reopened, cache: cache, client: client, clock: clock)
+    }
+
     func tearDown() async {
         try? await server.shutdown()
         try? FileManager.default.removeItem(at: directory)
     }
+}
+
+/// Whether a scenario's second half runs on the store that stored the response, or on one
+/// reopened from its file (persistence across restarts); conformance tests run both.
+enum StoreLife: String, CaseIterable, Sendable {
+    case fresh, reopened
 }
 
 /// A settable "now" for freshness, so tests age entries without sleeping.

@@ -97,10 +97,25 @@ import Testing
         #expect(rules.currentAge(of: entry, now: t0) == 0)
     }
 
-    @Test(arguments: ["abc", "-5", "1.5", ""])
-    func invalidAgeIsIgnored(value: String) {
-        let entry = stored([("Date", http(0)), ("Age", value)], requestTime: t0, responseTime: t0)
+    @Test(arguments: ["abc", "-5", "1.5", "old, 0", "7200;foo=bar"])
+    func invalidAgeIsNeverFresh(value: String) {
+        let entry = stored([("Date", http(0)), ("Age", value), ("Cache-Control", "max-age=3600")], requestTime: t0, responseTime: t0)
+        #expect(rules.currentAge(of: entry, now: t0.addingTimeInterval(1)) >= 2_147_483_648)
+        #expect(!rules.isFresh(entry, now: t0.addingTimeInterval(1)))
+    }
+
+    @Test func anEmptyAgeLineIsIgnored() {
+        let entry = stored([("Date", http(0)), ("Age", "")], requestTime: t0, responseTime: t0)
         #expect(rules.currentAge(of: entry, now: t0.addingTimeInterval(1)) == 1)
+    }
+
+    static let ageLines: [(lines: [String], age: TimeInterval)] = [(["0", "7200"], 0), (["7200", "0"], 7200), (["5, 7200"], 5)]
+
+    @Test(arguments: ageLines)
+    func theFirstAgeMemberCounts(ages: (lines: [String], age: TimeInterval)) {
+        let expected = ages.age
+        let entry = stored([("Date", http(0))] + ages.lines.map { ("Age", $0) }, requestTime: t0, responseTime: t0)
+        #expect(rules.currentAge(of: entry, now: t0) == expected)
     }
 
     @Test func missingDateUsesResponseTime() {

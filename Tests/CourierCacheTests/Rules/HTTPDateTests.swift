@@ -33,6 +33,34 @@ import Testing
         #expect(HTTPDate.parse(text) == nil)
     }
 
+    @Test(arguments: [
+        "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+        "sun, 06 nov 1994 08:49:37 gmt", "Mon, 06 Nov 1994 08:49:37 GMT", "SUNDAY, 06-NOV-94 08:49:37 GMT",
+    ])
+    func exactParsingAcceptsTheThreeForms(text: String) {
+        #expect(HTTPDate.parseExact(text) == Self.expected)
+    }
+
+    @Test(arguments: [
+        "Sun, 06 Nov 1994 8:49:37 GMT", "Sun, 06 Nov 94 08:49:37 GMT", "Sun, 06-Nov-1994 08:49:37 GMT",
+        "Sun,  06 Nov 1994 08:49:37 GMT", "Sun 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 UTC",
+        "06 Nov 1994 08:49:37 GMT", "Sun, 6 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT",
+        "Sun, 06 Nov 1994 09:49:37 +0100", "Sun Nov 6 08:49:37 1994", "Sun Nov  6 08:49:37 1994 GMT",
+        "Sun, 06 Nov 1994 08:49:37 GMT ", " Sun, 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08.49.37 GMT",
+        "Sun, 06-Nov-94 08:49:37 GMT", "Sunday, 06 Nov 1994 08:49:37 GMT", "Xyz, 06 Nov 1994 08:49:37 GMT",
+        "Sun, 31 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 0000 08:49:37 GMT", "Fri, 31 Dec 9999 23:59:60 GMT", "0", "",
+    ])
+    func exactParsingRefusesEverythingElse(text: String) {
+        #expect(HTTPDate.parseExact(text) == nil)
+    }
+
+    @Test func exactAndLenientParsersAgreeOnFormattedDates() {
+        for day in stride(from: -25_567, through: 47_482, by: 97) {
+            let date = Date(timeIntervalSince1970: Double(day) * 86_400 + 49_377)
+            #expect(HTTPDate.parseExact(HTTPDate.string(from: date)) == date)
+        }
+    }
+
     /// Exact IMF-fixdates take a byte-level fast path; lower-cased ones take the lenient parser.
     /// Both must agree on every day of two centuries, leap days included.
     @Test func fastAndLenientParsersAgree() {

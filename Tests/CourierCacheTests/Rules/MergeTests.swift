@@ -26,20 +26,28 @@ import Testing
         #expect(merged[try #require(HTTPField.Name("X-New"))] == "n")
     }
 
-    @Test func bodyAndConnectionFieldsAreNeverUpdated() throws {
-        let stored = RuleFixtures.fields([("Content-Encoding", "gzip"), ("Content-Type", "image/png")])
+    @Test func connectionFieldsAndContentLengthAreNeverUpdated() throws {
+        let stored = RuleFixtures.fields([("Content-Encoding", "gzip"), ("Content-Type", "image/png"), ("Content-Length", "10")])
         let notModified = RuleFixtures.fields([
             ("Content-Encoding", "br"), ("Content-Type", "text/html"), ("Transfer-Encoding", "chunked"),
             ("Connection", "close, X-Hop"), ("Keep-Alive", "timeout=5"), ("X-Hop", "1"), ("Content-Range", "bytes 0-1/2"),
+            ("Content-Length", "0"),
         ])
         let merged = rules.merge(stored: stored, notModified: notModified)
-        #expect(merged[values: .contentEncoding] == ["gzip"])
-        #expect(merged[values: .contentType] == ["image/png"])
+        #expect(merged[values: .contentEncoding] == ["br"])
+        #expect(merged[values: .contentType] == ["text/html"])
+        #expect(merged[values: .contentRange] == ["bytes 0-1/2"])
+        #expect(merged[values: .contentLength] == ["10"])
         #expect(!merged.contains(.transferEncoding))
         #expect(!merged.contains(.connection))
-        #expect(!merged.contains(.contentRange))
         #expect(!merged.contains(try #require(HTTPField.Name("X-Hop"))))
         #expect(!merged.contains(try #require(HTTPField.Name("Keep-Alive"))))
+    }
+
+    @Test func fieldsTheNewerResponseNamesInNoCacheAreDropped() throws {
+        let stored = RuleFixtures.fields([("X-Secret", "old"), ("Cache-Control", "max-age=60")])
+        let notModified = RuleFixtures.fields([("Cache-Control", "max-age=60, no-cache=\"X-Secret\""), ("X-Secret", "new")])
+        #expect(!rules.merge(stored: stored, notModified: notModified).contains(try #require(HTTPField.Name("X-Secret"))))
     }
 
     @Test func staleDateAndAgeAreDroppedWhenTheNotModifiedOmitsThem() {

@@ -26,6 +26,14 @@ import Testing
         #expect(!rules.isStorable(request: RuleFixtures.request(), response: response))
     }
 
+    @Test(arguments: [(200, true), (404, true), (302, true), (299, false), (599, false), (206, false)])
+    func mustUnderstandOverridesNoStoreOnlyForUnderstoodStatuses(status: Int, stored: Bool) {
+        let response = RuleFixtures.response([("Cache-Control", "no-store, must-understand, max-age=60")], status: status)
+        #expect(rules.isStorable(request: RuleFixtures.request(), response: response) == stored)
+        let withoutNoStore = RuleFixtures.response([("Cache-Control", "must-understand, max-age=60")], status: status)
+        #expect(rules.isStorable(request: RuleFixtures.request(), response: withoutNoStore) == stored)
+    }
+
     @Test(arguments: [HTTPRequest.Method.post, .put, .patch, .delete, .head, .options])
     func onlyGetIsStorable(method: HTTPRequest.Method) {
         let response = RuleFixtures.response([("Cache-Control", "max-age=60")])

@@ -34,12 +34,20 @@ import Testing
         ([("Accept-Language", "en")], true),
         ([("accept-language", "en")], true),
         ([("Accept-Language", "fr")], false),
-        ([("Accept-Language", "EN")], false),
+        ([("Accept-Language", "EN")], true), // language ranges are case-insensitive
+        ([("Accept-Language", "en, fr")], false),
         ([], false),
     ])
     func matchingByValue(request: [(String, String)], expected: Bool) throws {
         let selection = try selection(vary: ["Accept-Language"], request: [("Accept-Language", "en")])
         #expect(rules.varyMatches(selection, request: RuleFixtures.request(request)) == expected)
+    }
+
+    @Test(arguments: ["FR, en-us", "fr,en-US", "en-us, fr", "fr", "en-US;q=0.8, fr"])
+    func acceptLanguageIgnoresOrderAndCase(other: String) throws {
+        let selection = try selection(vary: ["Accept-Language"], request: [("Accept-Language", "en-US, fr")])
+        let expected = ["FR, en-us", "fr,en-US", "en-us, fr"].contains(other)
+        #expect(rules.varyMatches(selection, request: RuleFixtures.request([("Accept-Language", other)])) == expected)
     }
 
     @Test func missingMatchesMissingOnly() throws {
