@@ -27,7 +27,16 @@ struct TransferCommand: AsyncParsableCommand {
             await server.stop()
             throw BenchError("the transfer bench needs nginx (apt-get install -y nginx): it serves the file and stores the uploads")
         }
-        defer { Task { await server.stop() } }
+        do {
+            try await measure(on: server)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    private func measure(on server: BenchServer) async throws {
         let size = Int64(sizeMB) << 20
         let source = server.webRoot.appendingPathComponent("big.bin")
         try writePattern(to: source, size: size)
