@@ -32,6 +32,13 @@ import Testing
             let request = try #require(server.lastRequest)
             #expect(request.body == Self.bytes)
             #expect(request.header("Content-Type") == "image/jpeg")
+            #if os(Linux)
+            // FoundationNetworking sends every streamed body chunked: that it did shows the file streamed.
+            if kind == .urlSession {
+                #expect(request.header("Transfer-Encoding") == "chunked")
+                return
+            }
+            #endif
             #expect(request.header("Content-Length") == "\(Self.bytes.count)")
         }
     }

@@ -19,6 +19,7 @@ extension Client {
     ) async throws(CourierError) -> ValidatedResponse {
         var prepared = try build(call, policy: policy)
         prepared.context.uploadProgress = uploadProgress
+        prepared.context.requestBodyIsSelfContained = prepared.built.body?.isSelfContained ?? true
         if destination.isTransfer {
             prepared.destination = destination
             // A transfer's body is not held in memory: the size limit is for bodies gathered to
@@ -114,7 +115,7 @@ extension Client {
             case .file(let download):
                 // Written by the attempt that received it (see `send`), unless a middleware answered.
                 if let body { try await download.receive(head, body: body) }
-                outcome.bodySize = try download.complete()
+                outcome.bodySize = try await download.complete()
             case .caller: outcome.stream = body ?? HTTPBody()
             }
             return outcome

@@ -40,6 +40,9 @@ public struct RequestContext: Sendable {
     package var download: FileDownload?
     /// Told how much of the request body the transport has taken, for ``Client/upload(_:progress:)``.
     package var uploadProgress: ProgressReporter?
+    /// Whether the request body needs nothing else to run to be read (bytes, a file, a form), so a
+    /// transport may read it on a thread of its own (see ``URLSessionTransport``).
+    package var requestBodyIsSelfContained = true
 
     /// The context of the call in progress, if it runs inside a Courier client.
     @TaskLocal public static var current: RequestContext?

@@ -11,15 +11,24 @@ struct BuiltRequest: Sendable {
 /// sequence that can be sent once).
 enum BuiltBody: Sendable {
     case bytes(Data)
+    /// A file, read as it is sent.
+    case file(HTTPBody)
+    /// The caller's chunks, sent as they come.
     case stream(HTTPBody)
     /// Encoded when sent: its length is measured asynchronously.
     case multipart(MultipartForm)
+
+    /// Whether reading the body needs nothing else to run (bytes, a file, a form): a caller's
+    /// stream may wait on the caller's own tasks.
+    var isSelfContained: Bool {
+        if case .stream = self { false } else { true }
+    }
 
     /// The body as the chain and the transport take it.
     func httpBody() async throws -> HTTPBody {
         switch self {
         case .bytes(let data): HTTPBody(data)
-        case .stream(let body): body
+        case .file(let body), .stream(let body): body
         case .multipart(let form): try await form.body()
         }
     }
@@ -90,7 +99,7 @@ extension Client {
         case .data(let data, let contentType):
             return (.bytes(data), contentType)
         case .file(let file, let contentType):
-            return (.stream(try FileChunks.body(for: file)), contentType)
+            return (.file(try FileChunks.body(for: file)), contentType)
         case .stream(let body, let contentType):
             return (.stream(body), contentType)
         case .multipart(let form):

@@ -106,11 +106,6 @@ package final class FileDownload: Sendable {
                 progress?.update(TransferProgress(completedBytes: offset, totalBytes: total))
             }
         }
-        do {
-            try handle.synchronize()
-        } catch {
-            throw CourierError(.file, detail: "Writing the download to \(partial.path) failed", underlying: error)
-        }
         if let total, offset != total {
             throw CourierError(.connectionLost, detail: "The download ended after \(offset) of \(total) bytes")
         }
@@ -142,9 +137,10 @@ package final class FileDownload: Sendable {
         return try start.get()
     }
 
-    /// Moves the complete file into place and reports the final progress; returns its size.
-    package func complete() throws(CourierError) -> Int64 {
+    /// Moves the complete file into place, once on disk, and reports the final progress; returns its size.
+    package func complete() async throws(CourierError) -> Int64 {
         let size = state.withLock { $0.offset }
+        try await Self.flush(partial)
         guard rename(partial.path, destination.path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: partial)
@@ -174,6 +170,23 @@ package final class FileDownload: Sendable {
     static func validator(of head: HTTPResponse) -> String? {
         if let tag = head.headerFields[.eTag], !tag.hasPrefix("W/") { return tag }
         return head.headerFields[.lastModified]
+    }
+
+    /// Waits until `file` is on disk, so a crash can't leave an empty file under the destination's
+    /// name. On a thread of its own: an fsync can take seconds, and Swift's shared pool has few threads.
+    private static func flush(_ file: URL) async throws(CourierError) {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, any Error>, Never>) in
+            DispatchQueue.global(qos: .utility).async {
+                continuation.resume(returning: Result {
+                    let handle = try FileHandle(forWritingTo: file)
+                    defer { try? handle.close() }
+                    try handle.synchronize()
+                })
+            }
+        }
+        if case .failure(let error) = result {
+            throw CourierError(.file, detail: "Writing the download to \(file.path) failed", underlying: error)
+        }
     }
 
     private static func size(of file: URL) -> Int64? {

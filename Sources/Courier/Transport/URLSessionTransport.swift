@@ -15,7 +15,9 @@ import FoundationNetworking
 /// timeout covers the whole response: the session task is cancelled when it runs out (a
 /// ``TimeoutEnforcingTransport``). A transfer's body (a download, ``Client/bytes(for:)``) is handed
 /// over as it arrives, with URLSession's idle timeout; nothing slows the session down while the reader
-/// is behind. Request bodies are gathered in memory, up to ``gatheredBodyLimit``.
+/// is behind. A file or form body over ``gatheredBodyLimit`` streams from its source (chunked on
+/// Linux, whose URLSession sends every streamed body that way); a caller's stream body is gathered
+/// in memory, up to ``streamGatheringLimit``.
 public struct URLSessionTransport: TimeoutEnforcingTransport {
     /// The session requests run on; its delegate belongs to the transport.
     public var session: URLSession { lifetime.session }
@@ -41,8 +43,11 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
         return configuration
     }
 
-    /// The largest request body this transport sends (it gathers bodies in memory).
-    public static let gatheredBodyLimit = 64 << 20
+    /// The largest request body of known length sent from memory; larger files and forms stream.
+    public static let gatheredBodyLimit = 1 << 20
+    /// The largest ``RequestBody/stream(_:length:contentType:)`` body this transport sends: it
+    /// gathers those in memory.
+    public static let streamGatheringLimit = 64 << 20
 
     /// Sends one request; the response's body is read whole, within the client's size limit, or for
     /// a transfer handed over as it arrives.
@@ -50,7 +55,7 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
         let deadline = Deadline.forCurrentAttempt()
         let isTransfer = RequestContext.current?.isTransfer == true
         var urlRequest = try makeURLRequest(request, baseURL: baseURL)
-        urlRequest.httpBody = try await gatherRequestBody(body, limit: Self.gatheredBodyLimit)
+        let bodyStream = try await attach(body, to: &urlRequest)
         // URLSession's own interval is an idle timeout, and FoundationNetworking on Linux truncates
         // fractions (0.3 s becomes 0 and fails at once). A transfer's timeout is an idle timeout:
         // URLSession's alone. Any other call's is a deadline, which `perform` enforces exactly.
@@ -59,8 +64,34 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
         urlRequest.timeoutInterval = max(1, seconds.rounded(.up) + (isTransfer ? 0 : 1))
         try Task.checkCancellation()
         let limit = RequestContext.current?.maximumBodySize ?? .max
-        let (urlResponse, responseBody) = try await perform(urlRequest, deadline: isTransfer ? nil : deadline, limit: limit, streams: isTransfer)
-        return (try makeResponse(urlResponse), responseBody)
+        do {
+            let (urlResponse, responseBody) = try await perform(urlRequest, deadline: isTransfer ? nil : deadline, limit: limit, streams: isTransfer)
+            bodyStream?.close()
+            return (try makeResponse(urlResponse), responseBody)
+        } catch {
+            bodyStream?.close()
+            // The body's own failure (a file that shrank) explains the task's better than URLSession can.
+            throw bodyStream?.failure ?? error
+        }
+    }
+
+    /// Puts `body` on the request: a self-contained one (bytes, a file, a form) over
+    /// ``gatheredBodyLimit`` as a stream read as it is sent, any other in memory (a caller's stream
+    /// up to ``streamGatheringLimit``: URLSession's synchronous reads could wait on the caller forever).
+    private func attach(_ body: HTTPBody?, to urlRequest: inout URLRequest) async throws -> BodyInputStream? {
+        guard let body else { return nil }
+        let selfContained = RequestContext.current?.requestBodyIsSelfContained ?? false
+        let small = body.knownLength.map { $0 <= Self.gatheredBodyLimit } ?? false
+        guard selfContained, !small, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) else {
+            urlRequest.httpBody = try await gatherRequestBody(body, limit: small ? Self.gatheredBodyLimit : Self.streamGatheringLimit)
+            return nil
+        }
+        let stream = BodyInputStream(body)
+        urlRequest.httpBodyStream = stream
+        #if canImport(Darwin)
+        if let length = body.knownLength { urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length") }
+        #endif
+        return stream
     }
 
     /// Runs a data task, cancelling it as soon as the calling task is cancelled or the deadline passes.

@@ -111,7 +111,7 @@ public final class SampleSocialAPI: Sendable {
             let parts = max(0, request.bodyText.components(separatedBy: "--" + boundary).count - 2)
             return .json(#"{"parts":\#(parts),"bytes":\#(request.body.count)}"#, status: 201)
         }
-        let pack = (0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) }
+        let pack = Self.pack
         let served = Locked(0)
         server.route("GET", "/packs/offline.bin") { request in
             let first = served.withLock { count in
@@ -122,6 +122,19 @@ public final class SampleSocialAPI: Sendable {
             return response.with(fault: first ? .closeMidBody(afterBytes: pack.count / 2) : .drip(chunkSize: 64 << 10, interval: .milliseconds(40)))
         }
     }
+
+    /// 4 MiB for the download, built once: 64 copies of a 64 KiB pattern, each copy marked with its
+    /// number so no two are alike (a misplaced range shows).
+    private static let pack: [UInt8] = {
+        let pattern = (0..<(64 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64 * pattern.count)
+        for copy in 0..<64 {
+            bytes.append(UInt8(copy))
+            bytes.append(contentsOf: pattern.dropFirst())
+        }
+        return bytes
+    }()
 
     /// `/users/{id}/friends[/{friendId}]`, for the signed-in user only.
     private static func users(_ request: RecordedRequest, _ state: Locked<SocialState>) -> MockResponse {
