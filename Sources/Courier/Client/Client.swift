@@ -35,8 +35,9 @@ public struct Client: Sendable {
     public var configuration: Configuration
     /// Identical GETs in flight, shared by copies of this client.
     let inFlight = InFlightCalls()
-    /// Work that runs after its caller has an answer (background revalidation), shared by copies.
-    let backgroundWork = BackgroundWork()
+    /// Work that runs after its caller has an answer (background revalidation), shared by copies;
+    /// nil in the copy that runs such work, so the work never keeps its own client alive.
+    var backgroundWork: BackgroundWork? = BackgroundWork()
 
     /// Creates a client for a base URL.
     /// - Parameters:
@@ -77,12 +78,12 @@ public struct Client: Sendable {
     /// Waits until the work this client (or a copy) started in the background has finished, such as
     /// revalidating a stale cached response.
     public func waitForBackgroundWork() async {
-        await backgroundWork.waitUntilIdle()
+        await backgroundWork?.waitUntilIdle()
     }
 
     /// Cancels the work this client (or a copy) runs in the background.
     public func cancelBackgroundWork() {
-        backgroundWork.cancelAll()
+        backgroundWork?.cancelAll()
     }
 
     /// Sends an endpoint and returns its decoded value.
