@@ -152,6 +152,8 @@ extension Client {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let index = firstActive(from: index)
         guard index < middlewares.count else {
+            // Credentials an app's own middleware added behind the cache keep the response out of the shared partition.
+            AnonymousPartitionClaim.current?.note(request)
             return try await send(request, body: body, baseURL: baseURL, operationID: operationID)
         }
         return try await middlewares[index].intercept(request, body: body, baseURL: baseURL, operationID: operationID) {
