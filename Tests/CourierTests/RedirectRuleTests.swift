@@ -29,4 +29,23 @@ import Testing
         #expect(hop.headerFields[.cookie] == nil)
         #expect(hop.headerFields[.accept] == "application/json")
     }
+    /// A host written percent-encoded (`//%23`) is another origin, reached at a base URL that keeps
+    /// it encoded: decoded it would be `#`, and the hop would go to a URL with no host at all.
+    @Test(arguments: [("//%23", "http://%23:80"), ("//3%18", "http://3%18:80")])
+    func aPercentEncodedHostIsAnotherOriginKeptEncoded(location: String, base: String) async throws {
+        let hops = Locked<[(HTTPRequest, URL)]>([])
+        let start = try #require(URL(string: "http://127.0.0.1:8080"))
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/go", headerFields: [.authorization: "Bearer secret"])
+        let (response, _) = try await RedirectMiddleware().intercept(request, body: nil, baseURL: start, operationID: "go") { request, _, baseURL in
+            hops.withLock { $0.append((request, baseURL)) }
+            if request.path == "/go" { return (HTTPResponse(status: .found, headerFields: [.location: location]), nil) }
+            return (HTTPResponse(status: .ok), nil)
+        }
+        #expect(response.status == .ok)
+        let (hop, baseURL) = try #require(hops.current.last)
+        #expect(hops.current.count == 2)
+        #expect(baseURL.absoluteString == base)
+        #expect(hop.path == "/")
+        #expect(hop.headerFields[.authorization] == nil)
+    }
 }

@@ -56,6 +56,25 @@ import Tracing
         }
     }
 
+    @Test func aReplayAfterATokenRefreshIsAnAttemptSpanOfItsOwn() async throws {
+        try await withServer { server in
+            let store = CredentialStore(.bearer("old", identity: "u1", refreshToken: "r1"))
+            server.route("GET", "/users/*") { request in
+                request.header("Authorization") == "Bearer new" ? .json("{}") : .status(401)
+            }
+            let refresh = TokenRefreshMiddleware(store: store) { old in .bearer("new", identity: old.identity) }
+            _ = try await client(server, [refresh, CredentialsMiddleware(provider: store)]).send(GetUser(id: "7"))
+
+            let spans = tracer.finishedSpans
+            let call = try #require(spans.first(where: Self.isCallSpan))
+            #expect(call.attributes["http.response.status_code"]?.toSpanAttribute() == 200)
+            let attempts = spans.filter { $0.parentSpanID == call.spanID }.sorted { (Self.resendCount($0) ?? -1) < (Self.resendCount($1) ?? -1) }
+            #expect(attempts.compactMap(Self.resendCount) == [0, 1], "the refused attempt, then the replay")
+            #expect(attempts.map { $0.attributes["http.response.status_code"]?.toSpanAttribute() } == [401, 200])
+            #expect(spans.count == 3)
+        }
+    }
+
     @Test func aNotFoundIsRecordedAsErrorType404() async throws {
         try await withServer { server in
             server.route("GET", "/users/*", respond: .status(404))

@@ -50,6 +50,24 @@ import Testing
         }
     }
 
+    /// Withheld from another origin even when the app's ``Redaction`` doesn't name it.
+    @Test(arguments: TransportKind.allCases, [false, true])
+    func proxyAuthorizationStaysAtItsOrigin(kind: TransportKind, redactsNothing: Bool) async throws {
+        let origins = try await Origins.start(kind, credentials: .bearer("secret-token", identity: "u1"))
+        defer { Task { await origins.shutdown() } }
+        origins.api.route("GET", "/go", respond: .status(307, headers: [MockHeader("Location", origins.other.url("/target").absoluteString)]))
+        let client = Client(baseURL: origins.api.baseURL, transport: kind.make()) { configuration in
+            if redactsNothing { configuration.redaction.headerNames = [] }
+        }
+
+        _ = try await client.send(Call<JSON>(path: "/go", headers: [.proxyAuthorization: "Basic cHJveHk6c2VjcmV0"]))
+
+        #expect(origins.api.lastRequest?.header("Proxy-Authorization") == "Basic cHJveHk6c2VjcmV0")
+        let arrived = try #require(origins.other.lastRequest)
+        #expect(arrived.target == "/target")
+        #expect(arrived.header("Proxy-Authorization") == nil, "Proxy-Authorization reached the other origin")
+    }
+
     @Test(arguments: TransportKind.allCases)
     func aSameOriginRedirectKeepsTheCredentials(kind: TransportKind) async throws {
         let origins = try await Origins.start(kind, credentials: .bearer("secret-token", identity: "u1"))
@@ -79,6 +97,47 @@ import Testing
             #expect(post.method == "POST" && post.target == "/new")
             #expect(String(decoding: post.body, as: UTF8.self) == #"{"a":1}"#)
         }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func permanentRedirectResendsTheMethodAndBody(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("PUT", "/old", respond: .status(308, headers: [MockHeader("Location", "/new")]))
+            server.route("PUT", "/new", respond: .json("{}"))
+            _ = try await client.send(Call<JSON>(method: .put, path: "/old", parameters: ["a": 1]))
+            let put = try #require(server.lastRequest)
+            #expect(put.method == "PUT" && put.target == "/new")
+            #expect(String(decoding: put.body, as: UTF8.self) == #"{"a":1}"#)
+            #expect(put.header("Content-Type")?.hasPrefix("application/json") == true)
+        }
+    }
+
+    /// A body sent as a stream can be read once: a redirect that needs it again fails rather than
+    /// resending an empty or partial body.
+    @Test(arguments: TransportKind.allCases, [307, 308])
+    func aRedirectThatNeedsAStreamedBodyAgainFails(kind: TransportKind, status: Int) async throws {
+        try await withServer(kind) { server, client in
+            server.route("POST", "/upload", respond: .status(status, headers: [MockHeader("Location", "/elsewhere")]))
+            server.route("POST", "/elsewhere", respond: .json("{}"))
+            let chunks = AsyncStream<ArraySlice<UInt8>> { continuation in
+                continuation.yield(ArraySlice("line 1\n".utf8))
+                continuation.yield(ArraySlice("line 2\n".utf8))
+                continuation.finish()
+            }
+            let upload = StreamUpload(body: .stream(chunks, contentType: "application/x-ndjson"))
+            let error = try #require(await #expect(throws: CourierError.self) { try await client.send(upload) })
+            #expect(error.kind == .redirect)
+            #expect(error.detail.contains("\(status) redirect needs the request body again"), "\(error.detail)")
+            #expect(server.requestCount("/upload") == 1)
+            #expect(server.requestCount("/elsewhere") == 0)
+        }
+    }
+
+    private struct StreamUpload: Endpoint {
+        typealias Response = JSON
+        var method: HTTPRequest.Method { .post }
+        var path: EndpointPath { "/upload" }
+        var body: RequestBody?
     }
 
     @Test(arguments: TransportKind.allCases, [

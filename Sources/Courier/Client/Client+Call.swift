@@ -125,15 +125,20 @@ extension Client {
     /// Lets the cache run this call again in the background (a stale-while-revalidate refresh).
     private func backgroundRevalidation(of built: BuiltRequest, context: RequestContext) -> BackgroundRevalidation {
         BackgroundRevalidation { [self] policy, completion in
+            guard let work = backgroundWork else { return completion() }
             // A context of its own: the caller's report must not count the background attempt.
             let background = RequestContext(
                 endpoint: context.endpoint, cachePolicy: policy, isIdempotent: context.isIdempotent, timeout: context.timeout,
                 requiresAuthentication: context.requiresAuthentication, maximumBodySize: context.maximumBodySize,
                 identity: context.identity, pathTemplate: context.pathTemplate, telemetry: context.telemetry
             )
-            backgroundWork.start {
+            // The task runs a copy of this client without the background work: once the last copy
+            // of the client is gone, the work's deinit cancels the task.
+            var chain = self
+            chain.backgroundWork = nil
+            work.start { [chain] in
                 defer { completion() }
-                _ = try? await runChain(built, context: background)
+                _ = try? await chain.runChain(built, context: background)
             }
         }
     }
@@ -155,6 +160,8 @@ extension Client {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let index = firstActive(from: index)
         guard index < middlewares.count else {
+            // Credentials an app's own middleware added behind the cache keep the response out of the shared partition.
+            AnonymousPartitionClaim.current?.note(request)
             return try await send(request, body: body, baseURL: baseURL, operationID: operationID)
         }
         return try await middlewares[index].intercept(request, body: body, baseURL: baseURL, operationID: operationID) {

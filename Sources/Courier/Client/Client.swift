@@ -14,6 +14,12 @@ import OpenAPIRuntime
 /// ```
 ///
 /// Middlewares run in array order: the first one sees the request first and the response last.
+///
+/// No order of Courier's middlewares files one user's cached response under another: who a call is
+/// for is read from the ``CredentialsMiddleware``'s provider before the chain runs. Without one, a
+/// response whose request left the chain with credentials (added by the app's own middleware) is
+/// not cached; a chain that refreshes tokens without a ``CredentialsMiddleware`` can never cache
+/// them, and its cache logs an error when the client is built.
 public struct Client: Sendable {
     /// The URL every endpoint path is relative to.
     public var baseURL: URL
@@ -24,6 +30,7 @@ public struct Client: Sendable {
         didSet {
             credentials = Self.credentialProvider(in: middlewares)
             hasCache = middlewares.contains { $0 is any CachingMiddleware }
+            Self.checkIdentity(in: middlewares, credentials: credentials)
         }
     }
     /// Whether a cache is in the chain: only then may a call need work in the background.
@@ -35,8 +42,9 @@ public struct Client: Sendable {
     public var configuration: Configuration
     /// Identical GETs in flight, shared by copies of this client.
     let inFlight = InFlightCalls()
-    /// Work that runs after its caller has an answer (background revalidation), shared by copies.
-    let backgroundWork = BackgroundWork()
+    /// Work that runs after its caller has an answer (background revalidation), shared by copies;
+    /// nil in the copy that runs such work, so the work never keeps its own client alive.
+    var backgroundWork: BackgroundWork? = BackgroundWork()
 
     /// Creates a client for a base URL.
     /// - Parameters:
@@ -55,6 +63,7 @@ public struct Client: Sendable {
         self.middlewares = middlewares
         self.credentials = Self.credentialProvider(in: middlewares)
         self.hasCache = middlewares.contains { $0 is any CachingMiddleware }
+        Self.checkIdentity(in: middlewares, credentials: credentials)
         var configuration = Configuration()
         configure(&configuration)
         self.configuration = configuration
@@ -74,15 +83,22 @@ public struct Client: Sendable {
         middlewares.lazy.compactMap { ($0 as? CredentialsMiddleware)?.provider }.first
     }
 
+    /// Tells the chain's caches when calls carry credentials (the chain refreshes tokens) but no
+    /// ``CredentialsMiddleware`` says whose they are: such a cache can store none of them.
+    private static func checkIdentity(in middlewares: [any ClientMiddleware], credentials: (any CredentialProvider)?) {
+        guard credentials == nil, middlewares.contains(where: { $0 is TokenRefreshMiddleware }) else { return }
+        for case let cache as any UserPartitionedCache in middlewares { cache.clientCannotTellUsersApart() }
+    }
+
     /// Waits until the work this client (or a copy) started in the background has finished, such as
     /// revalidating a stale cached response.
     public func waitForBackgroundWork() async {
-        await backgroundWork.waitUntilIdle()
+        await backgroundWork?.waitUntilIdle()
     }
 
     /// Cancels the work this client (or a copy) runs in the background.
     public func cancelBackgroundWork() {
-        backgroundWork.cancelAll()
+        backgroundWork?.cancelAll()
     }
 
     /// Sends an endpoint and returns its decoded value.

@@ -12,7 +12,8 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
     /// Why the path is unusable, when it is (checked when the request is built).
     public private(set) var problem: String?
     /// The path with every interpolated value as `{}`, e.g. `/users/{}/friends`: a label whose
-    /// cardinality is bounded by the number of endpoints, whatever values flow through.
+    /// cardinality is bounded by the number of endpoints, whatever values flow through. Unnamed,
+    /// because string interpolation passes the values, not the names of what produced them.
     public private(set) var template: String
 
     /// Creates a path from literal text, taken as already encoded.

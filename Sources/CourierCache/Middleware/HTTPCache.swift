@@ -125,7 +125,7 @@ public struct HTTPCache: CachingMiddleware {
             identity = context?.requiresAuthentication == false ? .anonymous : await CallIdentity.of(credentials)
         }
         if case .user(let user) = identity { return Partition(name: "id:" + user) }
-        let secrets = [HTTPField.Name.authorization, .proxyAuthorization, .xAuthToken, .cookie].flatMap { request.headerFields[values: $0] }
+        let secrets = AnonymousPartitionClaim.credentialFields.flatMap { request.headerFields[values: $0] }
         if !secrets.isEmpty { return Partition(name: "h:" + fnv1a(secrets.joined(separator: "\n"))) }
         return Partition(name: "", claim: identity == .unknown ? AnonymousPartitionClaim() : nil)
     }
@@ -141,6 +141,16 @@ func fnv1a(_ text: String) -> String {
         hash = hash &* 0x0000_0100_0000_01B3
     }
     return String(hash, radix: 16)
+}
+
+extension HTTPCache: UserPartitionedCache {
+    /// Logs (once per cache) that responses sent with credentials won't be stored, unless this cache
+    /// was given the credential provider itself.
+    package func clientCannotTellUsersApart() {
+        guard credentials == nil, coordination.shouldWarnAboutCredentials() else { return }
+        store.logger.error(
+            "HTTPCache can't tell which user a call is for: the client refreshes tokens but has no CredentialsMiddleware, so no response sent with credentials will be stored; list CredentialsMiddleware(provider:) anywhere in the chain, or give HTTPCache the credential provider")
+    }
 }
 
 extension HTTPCache {

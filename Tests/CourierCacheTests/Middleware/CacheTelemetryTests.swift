@@ -36,6 +36,75 @@ import Tracing
         #expect(server.requestCount("/feed") == 1)
     }
 
+    /// A 304 is `revalidated`, and the conditional request is an attempt span of the call's own.
+    @Test func aRevalidationIsCountedAndIsAnAttemptSpanOfTheCall() async throws {
+        let fixture = try await Fixture.make()
+        defer { Task { try? await fixture.server.shutdown() } }
+        fixture.server.route("GET", "/feed", script: [
+            .json(#"{"n":1}"#, headers: [MockHeader("Cache-Control", "max-age=1"), MockHeader("ETag", #""v1""#)]),
+            .status(304, headers: [MockHeader("Cache-Control", "max-age=1"), MockHeader("ETag", #""v1""#)]),
+        ])
+        _ = try await fixture.client.send(Feed(), cachePolicy: .followHTTP)
+        fixture.clock.advance(by: 5)
+        fixture.tracer.clearFinishedSpans()
+
+        let response = try await fixture.client.response(for: Feed(), cachePolicy: .followHTTP)
+        #expect(response.source == .revalidated)
+        #expect(fixture.server.lastRequest?.header("If-None-Match") == #""v1""#)
+        #expect(fixture.outcomes("revalidated") == 1)
+        let spans = fixture.tracer.finishedSpans
+        let call = try #require(spans.first { $0.attributes["http.request.resend_count"] == nil })
+        #expect(call.attributes["courier.cache.outcome"]?.toSpanAttribute() == "revalidated")
+        let attempts = spans.filter { $0.parentSpanID == call.spanID }
+        #expect(attempts.count == 1, "the conditional request")
+        #expect(attempts.first?.attributes["http.request.resend_count"]?.toSpanAttribute() == 0)
+        #expect(attempts.first?.attributes["http.response.status_code"]?.toSpanAttribute() == 304)
+    }
+
+    @Test(arguments: [MockResponse.status(503), MockResponse.json("{}").with(fault: .reset)])
+    func aStaleResponseServedOnErrorIsCountedAsStale(failure: MockResponse) async throws {
+        let fixture = try await Fixture.make()
+        defer { Task { try? await fixture.server.shutdown() } }
+        fixture.server.route("GET", "/feed", script: [
+            .json(#"{"n":1}"#, headers: [MockHeader("Cache-Control", "max-age=1, stale-if-error=600")]), failure,
+        ])
+        _ = try await fixture.client.send(Feed(), cachePolicy: .followHTTP)
+        fixture.clock.advance(by: 5)
+
+        let response = try await fixture.client.response(for: Feed(), cachePolicy: .followHTTP)
+        #expect(response.source == .stale)
+        #expect(response.value["n"]?.int == 1)
+        #expect(fixture.server.requestCount("/feed") >= 2, "the origin was asked (a reset GET is sent once more)")
+        #expect(fixture.outcomes("stale") == 1)
+        #expect(fixture.outcomes("miss") == 1, "the first call")
+    }
+
+    /// A loopback server and a client with both telemetry middlewares around a cache on a settable clock.
+    struct Fixture {
+        let server: MockServer
+        let client: Client
+        let clock: TestDate
+        let metrics: TestMetrics
+        let tracer: InMemoryTracer
+
+        static func make() async throws -> Fixture {
+            let server = try await MockServer.start()
+            let clock = TestDate()
+            let cache = HTTPCache(store: try CacheStore.inMemory(maximumSize: 1 << 20), now: { clock.now })
+            let (metrics, tracer) = (TestMetrics(), InMemoryTracer())
+            let client = Client(
+                baseURL: server.baseURL, transport: AsyncHTTPClientTransport(),
+                middlewares: [TelemetryMiddleware(), cache, AttemptTelemetryMiddleware()]
+            ) { $0.telemetry = Telemetry(metrics: metrics, tracer: tracer) }
+            return Fixture(server: server, client: client, clock: clock, metrics: metrics, tracer: tracer)
+        }
+
+        /// How many calls had this cache outcome.
+        func outcomes(_ outcome: String) -> Int64 {
+            metrics.counterTotal(label: MetricName.cacheRequests, dimensions: [("courier.operation", "Feed"), ("courier.cache.outcome", outcome)])
+        }
+    }
+
     @Test func evictionsCountTheBytesTheyRemove() async throws {
         let metrics = TestMetrics()
         let server = try await MockServer.start()

@@ -97,6 +97,41 @@ import Testing
         #expect(logs.messages.contains { $0.contains("can't tell which user") })
     }
 
+    /// The app adds the token itself, after the cache, and the client has no credential provider:
+    /// the client sees the credentials leave and the cache stores nothing where every user would find it.
+    @Test func credentialsAddedByTheAppsOwnMiddlewareAfterTheCacheAreNeverShared() async throws {
+        let setup = try await Setup.make()
+        defer { Task { await setup.tearDown() } }
+        let logs = LogRecorder()
+        let store = try CacheStore.inMemory(maximumSize: 1 << 20, logger: logs.logger)
+        let client = Client(
+            baseURL: setup.server.baseURL, transport: AsyncHTTPClientTransport(),
+            middlewares: [HTTPCache(store: store), BearerFromStore(store: setup.store)]
+        )
+        #expect(try await client.send(Profile())["owner"]?.string == "Bearer token-a")
+        setup.store.signOut()
+        setup.store.update(.bearer("token-b", identity: "bob"))
+        #expect(try await client.send(Profile())["owner"]?.string == "Bearer token-b")
+        #expect(try await store.statistics().entryCount == 0)
+        #expect(logs.messages.contains { $0.contains("can't tell which user") })
+    }
+
+    /// A chain that refreshes tokens but has no ``CredentialsMiddleware`` can't tell the cache who
+    /// is signed in: the client says so when it is built, once, before any call.
+    @Test(arguments: [false, true])
+    func aClientThatCantTellUsersApartSaysSoWhenBuilt(listsCredentials: Bool) throws {
+        let logs = LogRecorder()
+        let store = try CacheStore.inMemory(maximumSize: 1 << 20, logger: logs.logger)
+        let credentials = CredentialStore(.bearer("token-a", identity: "alice", refreshToken: "r"))
+        var middlewares: [any ClientMiddleware] = [
+            HTTPCache(store: store), TokenRefreshMiddleware(store: credentials) { $0 }, BearerFromStore(store: credentials),
+        ]
+        if listsCredentials { middlewares.append(CredentialsMiddleware(provider: credentials)) }
+        _ = Client(baseURL: URL(string: "http://127.0.0.1:1")!, middlewares: middlewares)
+        let warnings = logs.messages.filter { $0.contains("can't tell which user") }
+        #expect(warnings.count == (listsCredentials ? 0 : 1), "\(logs.messages)")
+    }
+
     @Test(arguments: orders)
     func aTokenRefreshKeepsTheUsersCacheInACourierClient(order: [Part]) async throws {
         let setup = try await Setup.make()
@@ -146,6 +181,20 @@ struct Profile: Endpoint {
     typealias Response = JSON
     var path: EndpointPath { "/profile" }
     var cachePolicy: CachePolicy? { .followHTTP }
+}
+
+/// An app's own middleware that adds the store's token (instead of ``CredentialsMiddleware``).
+struct BearerFromStore: ClientMiddleware {
+    let store: CredentialStore
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        if let token = store.credentials?.headers[.authorization] { request.headerFields[.authorization] = token }
+        return try await next(request, body, baseURL)
+    }
 }
 
 struct Inbox: Endpoint {

@@ -86,6 +86,40 @@ import Testing
         #expect(again.value["n"]?.int == 1)
     }
 
+    /// A revalidation the origin never answers holds a connection until its call's timeout (60 s)
+    /// unless it ends with its client: released, or asked to cancel its background work.
+    @Test(arguments: [false, true])
+    func backgroundRevalidationEndsWithItsClient(cancelsExplicitly: Bool) async throws {
+        let server = try await MockServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let store = try CacheStore.inMemory(maximumSize: 1 << 20)
+        let clock = TestDate()
+        server.route("GET", "/feed", script: [
+            // Closed after the answer, so the only connection left open is the revalidation's.
+            .json(#"{"n":1}"#, headers: [
+                MockHeader("Cache-Control", "max-age=1, stale-while-revalidate=60"), MockHeader("Connection", "close"),
+            ]),
+            MockResponse.json("{}").with(fault: .neverAnswer),
+        ])
+        var client: Client? = Client(
+            baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [HTTPCache(store: store, now: { clock.now })]
+        )
+        _ = try await client?.send(Feed(), cachePolicy: .followHTTP)
+        clock.advance(by: 2)
+        #expect(try await client?.response(for: Feed(), cachePolicy: .followHTTP).source == .stale)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while server.requestCount("/feed") < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(server.requestCount("/feed") == 2, "the revalidation reached the origin")
+
+        if cancelsExplicitly {
+            client?.cancelBackgroundWork()
+            await client?.waitForBackgroundWork()
+        } else {
+            client = nil
+        }
+        #expect(await server.waitUntilConnectionsClosed(timeout: .seconds(5)), "the revalidation's connection is still open")
+    }
+
     @Test func pastTheWindowTheCallerWaitsForTheRevalidation() async throws {
         let fixture = try await CacheFixture.make()
         defer { Task { await fixture.tearDown() } }

@@ -26,8 +26,8 @@ extension ResilienceTests {
             }
 
             /// The API client; its refresh calls the auth server with its own client.
-            func client(timeout: Duration = .seconds(10)) -> Client {
-                let auth = Client(baseURL: auth.baseURL)
+            func client(timeout: Duration = .seconds(10), refreshTimeout: Duration = .seconds(60)) -> Client {
+                let auth = Client(baseURL: auth.baseURL) { $0.timeout = refreshTimeout }
                 let refresh = TokenRefreshMiddleware(store: store) { old in
                     let answer = try await auth.send(RefreshToken(token: old.refreshToken ?? ""))
                     return .bearer(answer["access_token"]?.string ?? "", identity: old.identity, refreshToken: "r2")
@@ -69,6 +69,35 @@ extension ResilienceTests {
             #expect(error.kind == .unacceptableStatus)
             #expect(error.status == .serviceUnavailable)
             #expect(servers.store.credentials != nil)
+            #expect(servers.signOuts.count == 0)
+        }
+
+        /// The refresh call's own timeout (not the waiting call's): the credentials stay.
+        @Test func aRefreshThatTimesOutKeepsTheSession() async throws {
+            let servers = try await Servers.start()
+            defer { Task { await servers.shutdown() } }
+            servers.auth.route("POST", "/oauth/token", respond: MockResponse.json("{}").with(fault: .neverAnswer))
+            let client = servers.client(timeout: .seconds(10), refreshTimeout: .milliseconds(500))
+            let error = try #require(await #expect(throws: CourierError.self) { try await client.send(Me()) })
+            #expect(error.kind == .timedOut)
+            #expect(error.detail.contains("could not be refreshed"), "the refresh's own failure: \(error.detail)")
+            #expect(servers.store.credentials?.headers[.authorization] == "Bearer old")
+            #expect(servers.signOuts.count == 0)
+
+            servers.auth.route("POST", "/oauth/token", respond: .json(#"{"access_token":"new"}"#))
+            #expect(try await client.send(Me())["id"]?.string == "u1", "the next call refreshes again")
+            #expect(servers.signOuts.count == 0)
+        }
+
+        @Test(arguments: [Fault.reset, .closeMidBody(afterBytes: 4)])
+        func aRefreshThatLosesItsConnectionKeepsTheSession(fault: Fault) async throws {
+            let servers = try await Servers.start()
+            defer { Task { await servers.shutdown() } }
+            servers.auth.route("POST", "/oauth/token", respond: MockResponse.json(#"{"access_token":"new"}"#).with(fault: fault))
+            let error = try #require(await #expect(throws: CourierError.self) { try await servers.client().send(Me()) })
+            #expect(error.kind == .connectionLost)
+            #expect(error.detail.contains("could not be refreshed"), "\(error.detail)")
+            #expect(servers.store.credentials?.headers[.authorization] == "Bearer old")
             #expect(servers.signOuts.count == 0)
         }
 
