@@ -45,6 +45,7 @@ struct TransferCommand: AsyncParsableCommand {
 
         let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
         let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(client: http)) { $0.timeout = .seconds(60) }
+        let urlSession = Client(baseURL: server.baseURL, transport: URLSessionTransport()) { $0.timeout = .seconds(60) }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("courier-transfer-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -61,6 +62,10 @@ struct TransferCommand: AsyncParsableCommand {
                 let file = scratch.appendingPathComponent("courier-\(round).bin")
                 return try await client.download(BigFile(), to: file).value
             }),
+            ("download: Courier/URLSession", { round in
+                let file = scratch.appendingPathComponent("urlsession-\(round).bin")
+                return try await urlSession.download(BigFile(), to: file).value
+            }),
             ("upload: raw AHC (streamed file)", { round in
                 var request = HTTPClientRequest(url: url + "/upload/raw-\(round).bin")
                 request.method = .PUT
@@ -72,6 +77,10 @@ struct TransferCommand: AsyncParsableCommand {
             ("upload: Courier/AHC (RequestBody.file)", { round in
                 _ = try await client.send(PutFile(name: "courier-\(round).bin", file: source))
                 return server.webRoot.appendingPathComponent("upload/courier-\(round).bin")
+            }),
+            ("upload: Courier/URLSession (RequestBody.file)", { round in
+                _ = try await urlSession.send(PutFile(name: "urlsession-\(round).bin", file: source))
+                return server.webRoot.appendingPathComponent("upload/urlsession-\(round).bin")
             }),
         ]
 
