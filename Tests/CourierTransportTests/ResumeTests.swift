@@ -34,31 +34,39 @@ import Testing
         return try #require(error?.resumableDownload)
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func aCutDownloadResumesFromWhereItStopped(kind: TransportKind) async throws {
+    /// A download cut once on `kind`, then `body` with what it left.
+    private func afterACutDownload(
+        _ kind: TransportKind, _ body: (MockServer, Client, _ folder: URL, _ destination: URL, ResumableDownload) async throws -> Void
+    ) async throws {
         try await withServer(kind) { server, client in
             routeCutOnce(server)
             try await withFolder { folder in
                 let destination = folder.appendingPathComponent("report.bin")
-                let resume = try await cutDownload(client, to: destination)
-                // Everything that reached the client before the cut (bytes still in the socket when the
-                // connection ended may be lost: they are asked for again).
-                #expect((1...Int64(Self.half)).contains(resume.completedBytes))
-                #expect(resume.validator == Self.etag)
-                #expect(FileManager.default.fileExists(atPath: resume.partialFile.path))
-
-                let updates = Locked<[TransferProgress]>([])
-                _ = try await client.download(Report(), to: destination, resumingFrom: resume) { progress in updates.withLock { $0.append(progress) } }
-                #expect(try Data(contentsOf: destination) == Data(transferBytes))
-                #expect(try contents(of: folder) == ["report.bin"])
-                let second = try #require(server.recordedRequests.last)
-                #expect(second.header("Range") == "bytes=\(resume.completedBytes)-")
-                #expect(second.header("If-Range") == Self.etag)
-                // Progress starts where the file was and never goes back.
-                let seen = updates.current
-                #expect(seen.allSatisfy { $0.completedBytes > resume.completedBytes })
-                #expect(seen.last == TransferProgress(completedBytes: Int64(transferBytes.count), totalBytes: Int64(transferBytes.count)))
+                try await body(server, client, folder, destination, try await cutDownload(client, to: destination))
             }
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aCutDownloadResumesFromWhereItStopped(kind: TransportKind) async throws {
+        try await afterACutDownload(kind) { server, client, folder, destination, resume in
+            // Everything that reached the client before the cut (bytes still in the socket when the
+            // connection ended may be lost: they are asked for again).
+            #expect((1...Int64(Self.half)).contains(resume.completedBytes))
+            #expect(resume.validator == Self.etag)
+            #expect(FileManager.default.fileExists(atPath: resume.partialFile.path))
+
+            let updates = Locked<[TransferProgress]>([])
+            _ = try await client.download(Report(), to: destination, resumingFrom: resume) { progress in updates.withLock { $0.append(progress) } }
+            #expect(try Data(contentsOf: destination) == Data(transferBytes))
+            #expect(try contents(of: folder) == ["report.bin"])
+            let second = try #require(server.recordedRequests.last)
+            #expect(second.header("Range") == "bytes=\(resume.completedBytes)-")
+            #expect(second.header("If-Range") == Self.etag)
+            // Progress starts where the file was and never goes back.
+            let seen = updates.current
+            #expect(seen.allSatisfy { $0.completedBytes > resume.completedBytes })
+            #expect(seen.last == TransferProgress(completedBytes: Int64(transferBytes.count), totalBytes: Int64(transferBytes.count)))
         }
     }
 
@@ -89,53 +97,39 @@ import Testing
 
     @Test(arguments: TransportKind.allCases)
     func aChangedFileStartsOverCleanly(kind: TransportKind) async throws {
-        try await withServer(kind) { server, client in
-            routeCutOnce(server)
-            try await withFolder { folder in
-                let destination = folder.appendingPathComponent("report.bin")
-                let resume = try await cutDownload(client, to: destination)
-                // The file changes on the server: `If-Range` no longer matches, the answer is the whole new file.
-                let changed = transferBytes.reversed() as [UInt8]
-                server.route("GET", "/report.bin") { request in .ranged(changed, for: request, etag: "\"v2\"") }
-                _ = try await client.download(Report(), to: destination, resumingFrom: resume)
-                #expect(try Data(contentsOf: destination) == Data(changed))
-                #expect(try contents(of: folder) == ["report.bin"])
-            }
+        try await afterACutDownload(kind) { server, client, folder, destination, resume in
+            // The file changes on the server: `If-Range` no longer matches, the answer is the whole new file.
+            let changed = transferBytes.reversed() as [UInt8]
+            server.route("GET", "/report.bin") { request in .ranged(changed, for: request, etag: "\"v2\"") }
+            _ = try await client.download(Report(), to: destination, resumingFrom: resume)
+            #expect(try Data(contentsOf: destination) == Data(changed))
+            #expect(try contents(of: folder) == ["report.bin"])
         }
     }
 
     @Test(arguments: TransportKind.allCases)
     func aServerThatIgnoresRangesStartsOverCleanly(kind: TransportKind) async throws {
-        try await withServer(kind) { server, client in
-            routeCutOnce(server)
-            try await withFolder { folder in
-                let destination = folder.appendingPathComponent("report.bin")
-                let resume = try await cutDownload(client, to: destination)
-                server.route("GET", "/report.bin", respond: .bytes(transferBytes, contentType: "application/octet-stream", headers: [MockHeader("ETag", Self.etag)]))
-                _ = try await client.download(Report(), to: destination, resumingFrom: resume)
-                #expect(try Data(contentsOf: destination) == Data(transferBytes))
-            }
+        try await afterACutDownload(kind) { server, client, folder, destination, resume in
+            server.route("GET", "/report.bin", respond: .bytes(transferBytes, contentType: "application/octet-stream", headers: [MockHeader("ETag", Self.etag)]))
+            _ = try await client.download(Report(), to: destination, resumingFrom: resume)
+            #expect(try Data(contentsOf: destination) == Data(transferBytes))
         }
     }
 
     @Test(arguments: TransportKind.allCases)
     func aWrongContentRangeFailsAndLeavesNothing(kind: TransportKind) async throws {
-        try await withServer(kind) { server, client in
-            routeCutOnce(server)
-            try await withFolder { folder in
-                let destination = folder.appendingPathComponent("report.bin")
-                let resume = try await cutDownload(client, to: destination)
-                // A 206 that starts at the wrong byte can't be placed in the file.
-                let wrong = MockResponse.bytes(
-                    Array(transferBytes[100...]), status: 206, contentType: "application/octet-stream",
-                    headers: [MockHeader("Content-Range", "bytes 100-\(transferBytes.count - 1)/\(transferBytes.count)"), MockHeader("ETag", Self.etag)]
-                )
-                server.route("GET", "/report.bin", respond: wrong)
-                let error = await #expect(throws: CourierError.self) { try await client.download(Report(), to: destination, resumingFrom: resume) }
-                #expect(error?.kind == .invalidResponse)
-                #expect(error?.resumableDownload == nil)
-                #expect(try contents(of: folder) == [])
-            }
+        try await afterACutDownload(kind) { server, client, folder, destination, resume in
+            // A 206 that starts at the wrong byte can't be placed in the file.
+            let wrong = MockResponse.bytes(
+                Array(transferBytes[100...]), status: 206, contentType: "application/octet-stream",
+                headers: [MockHeader("Content-Range", "bytes 100-\(transferBytes.count - 1)/\(transferBytes.count)"), MockHeader("ETag", Self.etag)]
+            )
+            server.route("GET", "/report.bin", respond: wrong)
+            let error = await #expect(throws: CourierError.self) { try await client.download(Report(), to: destination, resumingFrom: resume) }
+            #expect(error?.kind == .invalidResponse)
+            #expect(error?.resumableDownload == nil)
+            let leftovers = try contents(of: folder)
+            #expect(leftovers == [])
         }
     }
 
