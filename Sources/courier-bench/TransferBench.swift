@@ -191,7 +191,7 @@ struct TransferReport: Codable, Sendable {
 
 /// Writes `size` bytes of a non-repeating pattern, 1 MiB at a time.
 private func writePattern(to file: URL, size: Int64) throws {
-    FileManager.default.createFile(atPath: file.path, contents: nil)
+    guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw BenchError("cannot create \(file.path)") }
     let handle = try FileHandle(forWritingTo: file)
     defer { try? handle.close() }
     var written: Int64 = 0
