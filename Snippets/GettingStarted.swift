@@ -18,7 +18,7 @@ extension Client {
 }
 // snippet.show
 
-// snippet.endpoint
+// snippet.describe
 import Courier
 import Foundation
 
