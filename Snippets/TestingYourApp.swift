@@ -44,7 +44,7 @@ struct NewsService {
 // `503 + Retry-After` then success, and refusing connections while "down".
 @Test func showsTheServersMessageAndSurvivesOutages() async throws {
     let server = try await MockServer.start()
-    let news = NewsService(client: Client(baseURL: server.baseURL) { $0.timeout = .milliseconds(200) })
+    let news = NewsService(client: Client(baseURL: server.baseURL))
 
     server.route("GET", "/articles", respond: .json(#"{"message": "Down for maintenance"}"#, status: 503))
     let maintenance = await #expect(throws: CourierError.self) { try await news.latest() }
@@ -52,7 +52,8 @@ struct NewsService {
     #expect(maintenance?.serverMessage == "Down for maintenance")
 
     server.route("GET", "/articles", respond: MockResponse.json("[]").with(fault: .neverAnswer))
-    let slow = await #expect(throws: CourierError.self) { try await news.latest() }
+    let impatient = NewsService(client: Client(baseURL: server.baseURL) { $0.timeout = .milliseconds(300) })
+    let slow = await #expect(throws: CourierError.self) { try await impatient.latest() }
     #expect(slow?.kind == .timedOut)
 
     try await server.goDown()                       // the port now refuses connections
