@@ -7,7 +7,7 @@ import OpenCombine
 
 extension Client {
     /// A publisher of an endpoint's values: next for each value (two for cache-then-network
-    /// policies), then finished, or a `CourierError` (SPEC R4).
+    /// policies), then finished, or a `CourierError`.
     ///
     /// The request starts when the first demand arrives; cancelling the subscription cancels it.
     /// Uses Combine on Apple platforms and OpenCombine elsewhere.
