@@ -5,14 +5,14 @@ import NIOHTTP1
 import NIOPosix
 
 extension AsyncHTTPClientTransport {
-    /// Maps AsyncHTTPClient and SwiftNIO errors to ``CourierError`` kinds; a passed deadline gives
+    /// Maps AsyncHTTPClient and SwiftNIO errors to `CourierError` kinds; a passed deadline gives
     /// the deadline's own error.
     static func map(_ error: any Error, deadline: Deadline) -> CourierError {
         if let error = error as? HTTPClientError, error == .deadlineExceeded { return deadline.error }
         return map(error)
     }
 
-    /// Maps AsyncHTTPClient and SwiftNIO errors to ``CourierError`` kinds.
+    /// Maps AsyncHTTPClient and SwiftNIO errors to `CourierError` kinds.
     static func map(_ error: any Error) -> CourierError {
         if let error = error as? CourierError { return error }
         if error is CancellationError { return CourierError(.cancelled, detail: "The call was cancelled", underlying: error) }

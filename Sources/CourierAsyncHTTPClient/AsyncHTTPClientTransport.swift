@@ -11,8 +11,8 @@ import OpenAPIRuntime
 /// Courier's own rather than swift-openapi-async-http-client's, which (1.5.0) merges repeated
 /// response header fields and force-unwraps header names. This one appends every field as it came
 /// (two `Set-Cookie` lines stay two), skips names that are not valid tokens, and throws
-/// ``CourierError``. Bodies stream both ways with backpressure, and the call's timeout bounds the
-/// whole response, head and body, on the event loop (a ``TimeoutEnforcingTransport``).
+/// `CourierError`. Bodies stream both ways with backpressure, and the call's timeout bounds the
+/// whole response, head and body, on the event loop (a `TimeoutEnforcingTransport`).
 public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
     /// The client requests run on.
     public let client: HTTPClient
@@ -32,7 +32,7 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
     public static let sharedClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: recommendedConfiguration)
 
     /// The configuration Courier expects of an `HTTPClient`: redirects are not followed (the
-    /// ``Client`` follows them, so credentials never reach another origin and the cache sees each
+    /// `Client` follows them, so credentials never reach another origin and the cache sees each
     /// hop), a failed connect fails at once (retries are a middleware's job, and offline must be
     /// reported fast), 10 s connect timeout. Start from it when you create your own client.
     public static var recommendedConfiguration: HTTPClient.Configuration {
@@ -50,7 +50,7 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
     /// Sends one request; the response body streams as it arrives.
     ///
     /// AsyncHTTPClient's delegate API takes a deadline for the whole response (its async API's
-    /// bounds only the head), so a slow body fails with ``CourierError/Kind/timedOut`` at the same
+    /// bounds only the head), so a slow body fails with `CourierError.Kind.timedOut` at the same
     /// moment a slow head would.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         let deadline = Deadline.forCurrentAttempt()

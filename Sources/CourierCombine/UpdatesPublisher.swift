@@ -7,7 +7,7 @@ import OpenCombine
 
 extension Client {
     /// A publisher of an endpoint's values: next for each value (two for cache-then-network
-    /// policies), then finished, or a ``CourierError`` (SPEC R4).
+    /// policies), then finished, or a `CourierError`.
     ///
     /// The request starts when the first demand arrives; cancelling the subscription cancels it.
     /// Uses Combine on Apple platforms and OpenCombine elsewhere.
@@ -24,7 +24,7 @@ extension Client {
 public struct UpdatesPublisher<Value: Sendable>: Publisher, Sendable {
     /// Each value with its response evidence.
     public typealias Output = Response<Value>
-    /// Every failure is a ``CourierError``.
+    /// Every failure is a `CourierError`.
     public typealias Failure = CourierError
 
     let makeStream: @Sendable () -> AsyncThrowingStream<Response<Value>, any Error>

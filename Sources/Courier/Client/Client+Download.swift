@@ -23,7 +23,7 @@ extension Client {
     /// - Parameters:
     ///   - endpoint: What to download; its `Response` type is not used.
     ///   - destination: The file to create or replace; its folder must exist.
-    ///   - resumingFrom: The state of an earlier, cut download of the same resource, if any.
+    ///   - resume: The state of an earlier, cut download of the same resource, if any.
     ///   - progress: Called with the bytes so far, at most 20 times a second, never backwards, and
     ///     always at the end.
     /// - Returns: `destination`, with the response's status, headers and timing.

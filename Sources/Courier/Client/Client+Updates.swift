@@ -4,7 +4,7 @@ import Foundation
 public protocol CachingMiddleware: ClientMiddleware {}
 
 extension Client {
-    /// Sends an endpoint and streams its values: next for each value, then finished or an error (SPEC R4).
+    /// Sends an endpoint and streams its values: next for each value, then finished or an error.
     ///
     /// With ``CachePolicy/useCacheAndRequest`` or ``CachePolicy/useCacheAndRequestWithoutRecache``
     /// the stream yields the cached value first (when there is one), then the network value. Every

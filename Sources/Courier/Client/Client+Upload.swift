@@ -10,8 +10,10 @@ extension Client {
     ///     bar.value = progress.fractionCompleted ?? 0
     /// }
     /// ```
-    /// - Parameter progress: Called with the bytes sent so far, at most 20 times a second, never
-    ///   backwards, and always once the body has gone.
+    /// - Parameters:
+    ///   - endpoint: What to send; its ``Endpoint/body`` is the upload.
+    ///   - progress: Called with the bytes sent so far, at most 20 times a second, never
+    ///     backwards, and always once the body has gone.
     public func upload<E: Endpoint>(
         _ endpoint: E, progress: @escaping @Sendable (TransferProgress) -> Void
     ) async throws(CourierError) -> Response<E.Response> {

@@ -51,7 +51,7 @@ public struct Client: Sendable {
     ///   - baseURL: The URL endpoint paths are relative to (may include a path prefix such as `/v1`).
     ///   - transport: The transport; defaults to URLSession.
     ///   - middlewares: The middleware chain, outermost first.
-    ///   - configuration: Everything else; change it in the trailing closure.
+    ///   - configure: Changes the ``Configuration`` (everything else) from its defaults.
     public init(
         baseURL: URL,
         transport: any ClientTransport = URLSessionTransport(),

@@ -20,9 +20,9 @@ extension Client {
         public var maximumBodySize: Int = 16 * 1024 * 1024
         /// Where the server's message is looked for in a JSON error body, in order (dotted paths).
         public var errorMessagePaths: [String] = ["message", "error.message", "error_description", "error", "detail", "msg"]
-        /// Sees every 2xx response with its raw body and may return an error that fails the call (SPEC R5).
+        /// Sees every 2xx response with its raw body and may return an error that fails the call.
         public var responseValidator: (@Sendable (ValidationInput) -> (any Error)?)?
-        /// Whether identical concurrent GETs that may use the cache share one network exchange (SPEC X3).
+        /// Whether identical concurrent GETs that may use the cache share one network exchange.
         public var coalescesIdenticalRequests = true
         /// How many redirects a call follows (see ``RedirectMiddleware``); 0 hands 3xx responses back as they are.
         public var maximumRedirects = 10

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// Shares one network exchange between identical concurrent GETs (SPEC X3).
+/// Shares one network exchange between identical concurrent GETs.
 ///
 /// The first caller starts the exchange in its own task; later callers with the same key wait for
 /// its outcome. Each caller may cancel alone: it stops waiting at once, and the shared exchange is

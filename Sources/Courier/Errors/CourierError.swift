@@ -7,7 +7,7 @@ import HTTPTypes
 /// or "Something went wrong"); switch on ``kind`` for the precise stage that failed. New kinds can be
 /// added without breaking callers because ``Kind`` is a struct with static members, not an enum.
 public struct CourierError: Error, Sendable {
-    /// What a UI can do about an error: the three families of SPEC S2.
+    /// What a UI can do about an error: three families.
     public enum Family: Sendable, Hashable {
         /// The device is offline, the host is unreachable or its name did not resolve.
         case noConnection

@@ -4,7 +4,7 @@ import HTTPTypes
 import Network
 import OpenAPIRuntime
 
-/// Fails fast with ``CourierError/Kind/noConnection`` when the system says the device is offline (SPEC S4).
+/// Fails fast with ``CourierError/Kind/noConnection`` when the system says the device is offline.
 ///
 /// Uses the system path monitor. It only fails a request when the monitor has positively reported
 /// an unsatisfied path, and never for loopback hosts, so the check can't block a request that would

@@ -3,7 +3,7 @@ import HTTPTypes
 import Logging
 import OpenAPIRuntime
 
-/// Logs each request and response at debug level, with secrets redacted (SPEC A5, X6).
+/// Logs each request and response at debug level, with secrets redacted.
 ///
 /// Silent unless you add it with a logger. Messages are static; the details go in metadata
 /// (`courier.endpoint`, `courier.method`, `courier.url`, `courier.status`, `courier.duration_ms`…),

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// Appends one line per request to a log file, to find slow endpoints (SPEC R6). Off unless added.
+/// Appends one line per request to a log file, to find slow endpoints. Off unless added.
 ///
 /// Each line is tab-separated: ISO 8601 time, method, endpoint name, status (or the error kind),
 /// duration in milliseconds, response bytes, source (`network`, `cache`, `revalidated`, `stale`).

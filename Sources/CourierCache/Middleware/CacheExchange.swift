@@ -12,7 +12,7 @@ struct CacheExchange: Sendable {
     let request: HTTPRequest
     let key: CacheKey
     let report: RequestContext.Report?
-    /// Runs the call again after the caller has its answer; nil outside a ``Client``.
+    /// Runs the call again after the caller has its answer; nil outside a `Client`.
     let background: BackgroundRevalidation?
     /// Set when the request was filed as anonymous without knowing who is signed in.
     let claim: AnonymousPartitionClaim?
@@ -22,7 +22,7 @@ struct CacheExchange: Sendable {
 
     // MARK: policies
 
-    /// ``CachePolicy/cacheOnly``: any matching entry whatever its age (the app asked for the cache,
+    /// `CachePolicy.cacheOnly`: any matching entry whatever its age (the app asked for the cache,
     /// so it is `cache`, not `stale`), else `504 Gateway Timeout` without the network.
     func cachedOrGatewayTimeout() async throws -> (HTTPResponse, HTTPBody?) {
         if let hit = try await lookup(), let served = try await serve(hit, as: .cache) {
@@ -32,14 +32,14 @@ struct CacheExchange: Sendable {
         return gatewayTimeout()
     }
 
-    /// ``CachePolicy/alwaysUseCache``: any matching entry whatever its age, else the network (stored).
+    /// `CachePolicy.alwaysUseCache`: any matching entry whatever its age, else the network (stored).
     func anyCachedOrNetwork(_ network: Network) async throws -> (HTTPResponse, HTTPBody?) {
         if let hit = try await lookup(), let served = try await serve(hit, as: .cache) { return served }
         store.recordMiss()
         return try await networkAndStore(network, fallback: false)
     }
 
-    /// ``CachePolicy/networkOnly`` and ``CachePolicy/networkFirst``: the network, stored for later;
+    /// `CachePolicy.networkOnly` and `CachePolicy.networkFirst`: the network, stored for later;
     /// with `fallback`, a failed network answers from the cache within the offline allowance.
     func networkAndStore(_ network: Network, fallback: Bool) async throws -> (HTTPResponse, HTTPBody?) {
         let requestTime = cache.clock
@@ -53,7 +53,7 @@ struct CacheExchange: Sendable {
         }
     }
 
-    /// ``CachePolicy/followHTTP``: RFC 9111 freshness, validation and `stale-if-error`.
+    /// `CachePolicy.followHTTP`: RFC 9111 freshness, validation and `stale-if-error`.
     func followHTTP(_ network: Network) async throws -> (HTTPResponse, HTTPBody?) {
         let hit = try await lookup()
         let decision = rules.evaluate(request: request, stored: hit?.metadata.storedResponse, now: cache.clock)

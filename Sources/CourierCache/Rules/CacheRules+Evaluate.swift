@@ -23,7 +23,7 @@ extension CacheRules {
     /// With `only-if-cached`, anything that would need the network becomes ``CacheDecision/onlyIfCachedMiss``.
     /// - Parameters:
     ///   - request: the request about to be sent.
-    ///   - stored: the stored response for the request's key (pick it with ``selectVariant(for:among:)``), or `nil`.
+    ///   - stored: the stored response for the request's key (pick it with `selectVariant(for:among:)`), or `nil`.
     ///   - now: the current time.
     /// - Returns: the decision; see ``CacheDecision`` for what the caller does with each case.
     public func evaluate(request: HTTPRequest, stored: StoredResponse?, now: Date) -> CacheDecision {

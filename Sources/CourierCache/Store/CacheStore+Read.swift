@@ -5,7 +5,7 @@ extension CacheStore {
     /// Every stored variant of `key`, metadata only (no body is loaded).
     ///
     /// Rows that fail to decode (a damaged or foreign file) are skipped, never trapped on.
-    /// Pick the variant with ``CacheRules/selectVariant(for:among:)``.
+    /// Pick the variant with `CacheRules.selectVariant(for:among:)`.
     public func variants(for key: CacheKey) async throws -> [CachedMetadata] {
         try await read("variants") { db in
             try Row.fetchAll(

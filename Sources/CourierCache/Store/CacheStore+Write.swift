@@ -95,7 +95,7 @@ extension CacheStore {
     ///
     /// A hit must not pay for a write transaction, so uses are collected in memory and written in
     /// one transaction: before the next store (so eviction sees them) or once
-    /// ``PendingTouches/flushThreshold`` uses have piled up.
+    /// 64 uses have piled up.
     public func touch(_ entry: CachedMetadata) async {
         guard pendingTouches.record(entry.id) else { return }
         do {
