@@ -134,3 +134,40 @@ import Testing
         }
     }
 }
+
+/// A download onto a full disk: a 1 MiB tmpfs, mounted for the test (it needs root, as CI has).
+@Suite struct FullDiskTests {
+    private struct Report: Endpoint {
+        typealias Response = Data
+        var path: EndpointPath = "/report.bin"
+    }
+
+    /// Runs `command` and tells whether it succeeded.
+    private static func run(_ command: String, _ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    private static let canMount = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/mount")
+
+    @Test(.enabled(if: canMount, "mounting a tmpfs needs root"), arguments: TransportKind.allCases)
+    func aFullDiskIsAFileErrorAndLeavesNothing(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/report.bin", respond: .bytes(transferBytes, contentType: "application/octet-stream"))
+            try await withFolder { folder in
+                try #require(Self.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", folder.path]))
+                defer { _ = Self.run("/usr/bin/umount", [folder.path]) }
+                let error = await #expect(throws: CourierError.self) { try await client.download(Report(), to: folder.appendingPathComponent("report.bin")) }
+                #expect(error?.kind == .file)
+                let leftovers = try contents(of: folder)
+                #expect(leftovers == [])
+            }
+        }
+    }
+}
