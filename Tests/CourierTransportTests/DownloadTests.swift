@@ -170,4 +170,19 @@ import Testing
             }
         }
     }
+
+    @Test(.enabled(if: canMount, "mounting a tmpfs needs root"))
+    func aFolderThatCantBeWrittenIsAFileError() async throws {
+        try await withServer(.asyncHTTPClient) { server, client in
+            server.route("GET", "/report.bin", respond: .bytes([1, 2, 3], contentType: "application/octet-stream"))
+            try await withFolder { folder in
+                // Read-only even for root, unlike permission bits.
+                try #require(Self.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", folder.path]))
+                defer { _ = Self.run("/usr/bin/umount", [folder.path]) }
+                let error = await #expect(throws: CourierError.self) { try await client.download(Report(), to: folder.appendingPathComponent("report.bin")) }
+                #expect(error?.kind == .file)
+                #expect(server.recordedRequests.isEmpty)
+            }
+        }
+    }
 }
