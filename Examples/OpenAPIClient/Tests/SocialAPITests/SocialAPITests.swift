@@ -74,15 +74,18 @@ import Testing
         }
     }
 
-    /// A generated call has no endpoint to carry a cache policy; a request context set around it does.
+    /// A generated call has no endpoint to carry a cache policy; a request context set around it
+    /// does, and tells afterwards where the response came from.
     @Test func aCallCanChooseItsCachePolicyThroughTheRequestContext() async throws {
         try await withSignedInService { api, social in
-            _ = try await social.api.getFeed().ok.body.json
+            let cached = RequestContext(endpoint: "getFeed", cachePolicy: .followHTTP, isIdempotent: true, timeout: .seconds(10))
             let networkOnly = RequestContext(endpoint: "getFeed", cachePolicy: .networkOnly, isIdempotent: true, timeout: .seconds(10))
-            let refreshed = try await RequestContext.$current.withValue(networkOnly) {
-                try await social.api.getFeed().ok.body.json
-            }
+            _ = try await social.api.getFeed().ok.body.json
+            _ = try await RequestContext.$current.withValue(cached) { try await social.api.getFeed().ok.body.json }
+            let refreshed = try await RequestContext.$current.withValue(networkOnly) { try await social.api.getFeed().ok.body.json }
             #expect(refreshed.version == 1)
+            #expect(cached.report.source == .cache)
+            #expect(networkOnly.report.source == .network)
             #expect(api.server.requestCount("/feed") == 2)
         }
     }
