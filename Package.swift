@@ -18,7 +18,6 @@ let package = Package(
         .library(name: "CourierCombine", targets: ["CourierCombine"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .executable(name: "courier-demo", targets: ["courier-demo"]),
-        .executable(name: "courier-bench", targets: ["courier-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -101,19 +100,6 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
-            ],
-            swiftSettings: strict
-        ),
-        // Counts malloc calls for courier-bench's allocations-per-request figures (Linux/glibc only).
-        .target(name: "CMallocCounter"),
-        .executableTarget(
-            name: "courier-bench",
-            dependencies: [
-                "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierTesting", "CMallocCounter",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

@@ -125,6 +125,21 @@ extension ResilienceTests {
             #expect(attempts.count == 3)
         }
 
+        /// In a generated client the transport's error reaches the middleware inside a `ClientError`.
+        @Test func retriesATemporaryErrorWrappedByAGeneratedClient() async throws {
+            let client = client(policy: RetryPolicy(random: .fixed(0))) { attempt in
+                guard attempt < 3 else { return ClosureTransport.respond(.ok, body: "done") }
+                throw ClientError(
+                    operationID: "getFeed", operationInput: "", request: nil, requestBody: nil, baseURL: nil,
+                    response: nil, responseBody: nil, causeDescription: "Transport threw an error.",
+                    underlyingError: CourierError(.connectionLost, detail: "attempt \(attempt)")
+                )
+            }
+            let response = try await client.response(for: Call())
+            #expect(response.value == Data("done".utf8))
+            #expect(attempts.count == 3)
+        }
+
         @Test(arguments: [CourierError.Kind.transport, .invalidResponse])
         func doesNotRetryOtherErrors(kind: CourierError.Kind) async throws {
             let client = client(policy: RetryPolicy(random: .fixed(0))) { _ in throw CourierError(kind, detail: "final") }

@@ -108,12 +108,12 @@ func microCases(iterations: Int) throws -> [MicroCase] {
         // Apps start most calls in a task of their own (a view's `.task`, a button's `Task {}`); a new
         // task's async frames come from fresh task-allocator slabs, which a loop in one task reuses.
         MicroCase(name: "small GET+decode in a new task: plain JSONDecoder", iterations: iterations) {
-            _ = try await Task.startingImmediately { try decoder.decode(SmallUser.self, from: small) }.value
+            _ = try await newTask { try decoder.decode(SmallUser.self, from: small) }.value
         },
         MicroCase(name: "small GET+decode in a new task: Courier call", iterations: iterations) {
             counter &+= 1
             let n = counter
-            _ = try await Task.startingImmediately { try await smallClient.send(SmallEndpoint(n: n)) }.value
+            _ = try await newTask { try await smallClient.send(SmallEndpoint(n: n)) }.value
         },
         MicroCase(name: "small POST: plain JSONEncoder + JSONDecoder", iterations: iterations) {
             _ = try decoder.decode(PostAnswer.self, from: withExtendedLifetime(try encoder.encode(Fixtures.note)) { Fixtures.postAnswer })
@@ -195,4 +195,11 @@ func microMarkdown(_ results: [MicroResult]) -> String {
         )
     }
     return lines.joined(separator: "\n")
+}
+
+/// Starts `operation` in a new task that runs on the calling thread up to its first suspension
+/// where the runtime has `Task.immediate` (Swift 6.2), else like any other task.
+private func newTask<Success: Sendable>(_ operation: @escaping @Sendable () async throws -> Success) -> Task<Success, any Error> {
+    if #available(macOS 26.0, *) { return Task.immediate(operation: operation) }
+    return Task(operation: operation)
 }
