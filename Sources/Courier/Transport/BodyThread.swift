@@ -6,9 +6,9 @@ import Foundation
 /// other use of that session (even creating a task) waits too. Were the body read on Swift's shared
 /// thread pool, the tasks waiting on the session could hold every pool thread and the reader would
 /// never run: a deadlock seen on a 2-core machine. On this thread the reader always runs.
+// @unchecked: `jobs` is only touched while holding `condition`; the thread is started once, in init.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
 final class BodyThread: TaskExecutor, @unchecked Sendable {
-    // @unchecked: `jobs` is only touched while holding `condition`.
     static let shared = BodyThread()
 
     private let condition = NSCondition()
