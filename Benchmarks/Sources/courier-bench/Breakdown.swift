@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
+import OpenAPIRuntime
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -39,8 +40,8 @@ struct Breakdown {
             let head = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/small.json?n=\(n)", headerFields: [.accept: "application/json"])
             try await RequestContext.$current.withValue(context) {
                 let (response, body) = try await transport.send(head, body: nil, baseURL: baseURL, operationID: "SmallEndpoint")
-                let data = try await collectBody(body, limit: 16 << 20)
-                guard response.status == .ok else { throw BenchError("\(name): status \(response.status.code)") }
+                guard response.status == .ok, let body else { throw BenchError("\(name): status \(response.status.code)") }
+                let data = try await Data(collecting: body, upTo: 16 << 20)
                 _ = try decoder.decode(SmallUser.self, from: data)
             }
         }
