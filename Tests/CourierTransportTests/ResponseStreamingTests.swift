@@ -14,7 +14,7 @@ import Testing
     @Test func theAsyncHTTPClientTransportHandsTheBodyOverAsItArrives() async throws {
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
-        let bytes = (0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let bytes = distinctBytes(4 << 20, seed: 31)
         server.route("GET", "/big", respond: .bytes(bytes, contentType: "application/octet-stream"))
         let transport = AsyncHTTPClientTransport()
         let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/big")

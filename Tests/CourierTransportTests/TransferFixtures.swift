@@ -14,4 +14,20 @@ func contents(of folder: URL) throws -> [String] {
 }
 
 /// 3 MiB of bytes that don't repeat with any short period, so a misplaced range shows.
-let transferBytes = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) }
+let transferBytes = distinctBytes(3 << 20, seed: 7)
+
+/// `count` bytes: copies of a 64 KiB pattern, each copy starting with its own number, so no two
+/// 64 KiB stretches are alike. Built by copying, not byte by byte: a debug build spends seconds of
+/// the shared pool on a multi-megabyte `map`, stalling every test running beside it.
+func distinctBytes(_ count: Int, seed: Int) -> [UInt8] {
+    let pattern = (0..<(64 << 10)).map { UInt8(truncatingIfNeeded: $0 &* seed &+ $0 >> 11) }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(count)
+    var copy = 0
+    while bytes.count < count {
+        bytes.append(UInt8(truncatingIfNeeded: copy))
+        bytes.append(contentsOf: pattern.dropFirst().prefix(count - bytes.count))
+        copy += 1
+    }
+    return bytes
+}

@@ -13,7 +13,7 @@ import Testing
         var body: RequestBody?
     }
 
-    private static let bytes = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 9) }
+    private static let bytes = distinctBytes(3 << 20, seed: 13)
 
     private func withFile<T>(_ bytes: [UInt8], _ body: (URL) async throws -> T) async throws -> T {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-upload-\(UUID().uuidString).bin")
