@@ -106,6 +106,8 @@ package final class FileDownload: Sendable {
                 progress?.update(TransferProgress(completedBytes: offset, totalBytes: total))
             }
         }
+        // A cancelled reader may see a stream simply end (AsyncStream does): that is a cancel, not a cut.
+        if Task.isCancelled { throw CourierError(.cancelled, detail: "The download was cancelled after \(offset) bytes") }
         if let total, offset != total {
             throw CourierError(.connectionLost, detail: "The download ended after \(offset) of \(total) bytes")
         }
