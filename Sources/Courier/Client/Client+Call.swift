@@ -3,8 +3,9 @@ import HTTPTypes
 import OpenAPIRuntime
 
 /// The non-generic core of every call, in the order it runs: build the request, run the chain
-/// (alone or joined with an identical GET in flight), send through the transport at its end,
-/// gather the body, validate. Decoding and the report are the generic shell's (`Client.swift`).
+/// (a ``CoalescingMiddleware`` first, then the app's middlewares), send through the transport at
+/// its end, gather the body at the edge, validate. Decoding and the report are the generic
+/// shell's (`Client.swift`).
 extension Client {
     /// A call from its endpoint to a validated response.
     @usableFromInline
@@ -19,15 +20,7 @@ extension Client {
     ) async throws(CourierError) -> ValidatedResponse {
         var prepared = try build(call, policy: policy)
         prepared.context.uploadProgress = uploadProgress
-        prepared.context.requestBodyIsSelfContained = prepared.built.body?.isSelfContained ?? true
-        if destination.isTransfer {
-            prepared.destination = destination
-            // A transfer's body is not held in memory: the size limit is for bodies gathered to
-            // decode (it still bounds an error status's body, at the edge).
-            prepared.context.maximumBodySize = .max
-            prepared.context.isTransfer = true
-            if case .file(let download) = destination { prepared.context.download = download }
-        }
+        if destination.isTransfer { prepared.send(to: destination) }
         do {
             let outcome = try await runChain(prepared)
             return try validated(outcome, prepared)
@@ -44,6 +37,16 @@ extension Client {
         var policy: CachePolicy
         var started: ContinuousClock.Instant
         var destination = BodyDestination.memory
+
+        /// Makes the call a transfer whose successful body goes to `destination`. Its body is not
+        /// held in memory: the size limit is for bodies gathered to decode (it still bounds an
+        /// error status's body, at the edge).
+        mutating func send(to destination: BodyDestination) {
+            self.destination = destination
+            context.maximumBodySize = .max
+            context.isTransfer = true
+            if case .file(let download) = destination { context.download = download }
+        }
     }
 
     // MARK: 1. Build the request
@@ -52,7 +55,7 @@ extension Client {
     private func build(_ call: borrowing EndpointCall, policy: CachePolicy) throws(CourierError) -> PreparedCall {
         let started = ContinuousClock.now
         let built = try buildRequest(for: call)
-        let context = RequestContext(
+        var context = RequestContext(
             endpoint: call.name,
             cachePolicy: policy,
             isIdempotent: call.isIdempotent,
@@ -62,6 +65,7 @@ extension Client {
             pathTemplate: call.pathTemplate,
             telemetry: configuration.telemetry
         )
+        context.requestBodyIsSelfContained = built.body?.isSelfContained ?? true
         let summary = RequestSummary(
             method: built.head.method, baseURL: baseURL, path: built.head.path, redaction: configuration.redaction
         )
@@ -193,16 +197,9 @@ extension Client {
             guard let download = context?.download else {
                 return try await throughTransport(request, body: body, baseURL: baseURL, operationID: operationID)
             }
-            // A download's successful body goes to its file here, so a cut is this attempt's failure
-            // (retried where safe) and the next attempt asks only for the missing bytes.
-            var (head, responseBody) = try await throughTransport(download.request(for: request), body: body, baseURL: baseURL, operationID: operationID)
-            if head.status.code == 416, download.restart() {
-                // The bytes on disk are no longer a prefix of the file (it shrank): start over.
-                (head, responseBody) = try await throughTransport(download.request(for: request), body: body, baseURL: baseURL, operationID: operationID)
+            return try await download.attempt(request) { request in
+                try await throughTransport(request, body: body, baseURL: baseURL, operationID: operationID)
             }
-            guard head.status.kind == .successful else { return (head, responseBody) }
-            try await download.receive(head, body: responseBody)
-            return (head, nil)
         } catch {
             // The request as sent: a middleware may have changed it.
             var failure = CourierError.from(transportError: error)
