@@ -11,12 +11,12 @@ final class SharedCalls: Sendable {
         calls.withLock { calls in
             // Joining under the table's lock: a caller that has the call but is not waiting yet
             // still counts, so the others leaving can't cancel it from under it.
-            if let existing = calls[key] {
-                existing.join()
+            if let existing = calls[key], existing.join() {
                 return (existing, false)
             }
+            // None, or one whose callers all left (it is being cancelled): a new one replaces it.
             let call = SharedCall()
-            call.join()
+            _ = call.join()
             calls[key] = call
             return (call, true)
         }
@@ -51,6 +51,8 @@ final class SharedCall: Sendable {
         var waiters: [Int: CheckedContinuation<SharedOutcome, any Error>] = [:]
         /// Callers that joined and have not left, the leader included.
         var members = 0
+        /// Set when the last caller left before the outcome: nobody may join it any more.
+        var isAbandoned = false
         var nextWaiter = 0
         var outcome: Result<SharedOutcome, any Error>?
         var cancel: (@Sendable () -> Void)?
@@ -58,14 +60,23 @@ final class SharedCall: Sendable {
 
     private let state = Locked(State())
 
-    /// Counts a caller in, before it waits.
-    func join() {
-        state.withLock { $0.members += 1 }
+    /// Counts a caller in, before it waits; false when every caller has left it (it is being
+    /// cancelled), which closes the gap between the last caller leaving and the table forgetting it.
+    func join() -> Bool {
+        state.withLock { state in
+            guard !state.isAbandoned else { return false }
+            state.members += 1
+            return true
+        }
     }
 
     /// Records how to cancel the call, for the last caller to leave.
     func started(cancel: @escaping @Sendable () -> Void) {
-        state.withLock { $0.cancel = cancel }
+        let abandoned = state.withLock { state in
+            state.cancel = cancel
+            return state.isAbandoned && state.outcome == nil
+        }
+        if abandoned { cancel() }
     }
 
     /// Hands the outcome to every caller waiting for it (and to those that come to wait later).
@@ -109,6 +120,7 @@ final class SharedCall: Sendable {
             let continuation = id.flatMap { state.waiters.removeValue(forKey: $0) }
             state.members -= 1
             let orphaned = state.members == 0 && state.outcome == nil
+            if orphaned { state.isAbandoned = true }
             return (continuation, orphaned ? state.cancel : nil)
         }
         continuation?.resume(throwing: CancellationError())
