@@ -65,9 +65,8 @@ public struct RequestContext: Sendable {
         self.report = Report()
     }
 
-    /// A shared, thread-safe record that middlewares write and the client reads after the chain returns.
-    ///
-    /// Copies share one record (it is a handle on a locked value: one allocation per call).
+    /// A shared, thread-safe record that middlewares write and the client reads after the chain
+    /// returns; copies share one record.
     public struct Report: Sendable {
         private let state = Locked(State())
 
@@ -86,6 +85,6 @@ public struct RequestContext: Sendable {
         public var attempts: Int { state.withLock { $0.attempts } }
 
         /// Counts one call of the transport.
-        public func recordAttempt() { state.withLock { $0.attempts += 1 } }
+        package func recordAttempt() { state.withLock { $0.attempts += 1 } }
     }
 }

@@ -87,7 +87,7 @@ extension Endpoint where Response: Decodable {
 
 extension HTTPRequest.Method {
     /// Whether the method is idempotent by definition (RFC 9110 §9.2.2).
-    public var isIdempotent: Bool {
+    package var isIdempotent: Bool {
         switch self {
         case .get, .head, .put, .delete, .options, .trace: true
         default: false

@@ -153,7 +153,7 @@ public struct CourierError: Error, Sendable {
     }
 
     /// How many bytes of a body an error keeps as evidence.
-    public static let snippetLimit = 1024
+    package static let snippetLimit = 1024
 
     /// Creates an error of the given kind with a technical detail and optional evidence.
     public init(

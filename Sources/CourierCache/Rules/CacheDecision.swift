@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 
 /// What to do with a request given the stored response (if any); the result of ``CacheRules/evaluate(request:stored:now:)``.
-public enum CacheDecision: Sendable, Hashable {
+package enum CacheDecision: Sendable, Hashable {
     /// The stored response is fresh: serve it (with ``CacheRules/servedResponse(for:now:)``) and skip the network.
     case fresh(age: TimeInterval)
     /// The stored response is stale but within the request's `max-stale`: serve it, marked stale.
@@ -21,7 +21,7 @@ public enum CacheDecision: Sendable, Hashable {
     case onlyIfCachedMiss
 
     /// Whether the decision serves the stored response right away without waiting for the network.
-    public var servesStoredResponse: Bool {
+    package var servesStoredResponse: Bool {
         switch self {
         case .fresh, .staleAcceptable, .staleWhileRevalidate: true
         case .revalidate, .unusable, .onlyIfCachedMiss: false

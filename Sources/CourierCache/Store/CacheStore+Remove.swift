@@ -4,14 +4,14 @@ import GRDB
 extension CacheStore {
     /// Removes every variant of `key`; returns how many.
     @discardableResult
-    public func remove(_ key: CacheKey) async throws -> Int {
+    package func remove(_ key: CacheKey) async throws -> Int {
         try await delete(
             "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ?", [key.partition, key.url, key.method])
     }
 
     /// Removes one variant; `false` when it was already replaced or removed.
     @discardableResult
-    public func remove(_ entry: CachedMetadata) async throws -> Bool {
+    package func remove(_ entry: CachedMetadata) async throws -> Bool {
         // Matched on the key too: after a damaged file is replaced, ids start over.
         try await delete(
             "DELETE FROM entry WHERE id = ? AND partitionKey = ? AND url = ? AND method = ?",
