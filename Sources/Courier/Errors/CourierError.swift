@@ -96,7 +96,7 @@ public struct CourierError: Error, Sendable {
         get { fields.responseHeaders }
         set { fields.responseHeaders = newValue }
     }
-    /// The first bytes of the response body (at most ``snippetLimit``), as lossy UTF-8.
+    /// The first bytes of the response body (at most 1 KiB), as lossy UTF-8.
     public var bodySnippet: String? {
         get { fields.bodySnippet }
         set { fields.bodySnippet = newValue }

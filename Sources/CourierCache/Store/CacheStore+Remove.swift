@@ -20,9 +20,9 @@ extension CacheStore {
 
     /// Removes every method and variant stored for `url` (normalised) in `partition`; returns how many.
     ///
-    /// Use it with ``CacheRules/invalidationTargets(request:response:)`` after an unsafe request.
+    /// Use it with `CacheRules.invalidationTargets(request:response:)` after an unsafe request.
     @discardableResult
-    public func remove(url: URL, partition: String) async throws -> Int {
+    package func remove(url: URL, partition: String) async throws -> Int {
         try await delete("DELETE FROM entry WHERE partitionKey = ? AND url = ?", [partition, CacheKey.normalizedURL(url)])
     }
 
@@ -34,7 +34,7 @@ extension CacheStore {
 
     /// Removes everything stored for one user (e.g. on logout); returns how many variants.
     @discardableResult
-    public func removeAll(partition: String) async throws -> Int {
+    package func removeAll(partition: String) async throws -> Int {
         try await delete("DELETE FROM entry WHERE partitionKey = ?", [partition])
     }
 
