@@ -36,6 +36,24 @@ import Testing
         }
     }
 
+    @Test func aSinkKeepsTheBodysLengthAndSHA256Only() async throws {
+        try await withServer { server in
+            server.route("POST", "/kept", respond: .status(204))
+            server.sink("POST", "/sink")
+            let connection = try await RawConnection.connect(port: server.port)
+            _ = try await connection.exchange(rawRequest("POST", "/sink", body: "abc"))
+            _ = try await connection.exchange(rawRequest("POST", "/kept", body: "abc"))
+            await connection.close()
+            let (sunk, kept) = (server.recordedRequests[0], server.recordedRequests[1])
+            #expect(sunk.body.isEmpty)
+            #expect(sunk.bodyLength == 3)
+            // FIPS 180-2's example for "abc".
+            #expect(sunk.bodySHA256 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+            #expect(kept.bodyText == "abc")
+            #expect(kept.bodySHA256 == sunk.bodySHA256)
+        }
+    }
+
     @Test func countsByExactPathAndResets() async throws {
         try await withServer { server in
             server.route(nil, "/*", respond: .status(200))

@@ -1,5 +1,6 @@
 import Courier
 import CourierTesting
+import Crypto
 import Foundation
 import Testing
 
@@ -55,6 +56,20 @@ import Testing
             let request = try #require(server.lastRequest)
             #expect(request.body == Array(Self.bytes.prefix(300_000)))
             #expect(request.header("Content-Type") == "application/x-ndjson")
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aLargeFileArrivesWholeAtASink(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.sink("PUT", "/upload", respond: .json("{}"))
+            let bytes = distinctBytes(24 << 20, seed: 5)
+            try await withFile(bytes) { file in
+                _ = try await client.send(Upload(body: .file(file, contentType: "application/octet-stream")))
+            }
+            let request = try #require(server.lastRequest)
+            #expect(request.bodyLength == bytes.count)
+            #expect(request.bodySHA256 == SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined())
         }
     }
 

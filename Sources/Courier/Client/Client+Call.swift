@@ -3,8 +3,9 @@ import HTTPTypes
 import OpenAPIRuntime
 
 /// The non-generic core of every call, in the order it runs: build the request, run the chain
-/// (alone or joined with an identical GET in flight), send through the transport at its end,
-/// gather the body, validate. Decoding and the report are the generic shell's (`Client.swift`).
+/// (a ``CoalescingMiddleware`` first, then the app's middlewares), send through the transport at
+/// its end, gather the body at the edge, validate. Decoding and the report are the generic
+/// shell's (`Client.swift`).
 extension Client {
     /// A call from its endpoint to a validated response.
     @usableFromInline
@@ -19,15 +20,7 @@ extension Client {
     ) async throws(CourierError) -> ValidatedResponse {
         var prepared = try build(call, policy: policy)
         prepared.context.uploadProgress = uploadProgress
-        prepared.context.requestBodyIsSelfContained = prepared.built.body?.isSelfContained ?? true
-        if destination.isTransfer {
-            prepared.destination = destination
-            // A transfer's body is not held in memory: the size limit is for bodies gathered to
-            // decode (it still bounds an error status's body, at the edge).
-            prepared.context.maximumBodySize = .max
-            prepared.context.isTransfer = true
-            if case .file(let download) = destination { prepared.context.download = download }
-        }
+        if destination.isTransfer { prepared.send(to: destination) }
         do {
             let outcome = try await runChain(prepared)
             return try validated(outcome, prepared)
@@ -44,6 +37,16 @@ extension Client {
         var policy: CachePolicy
         var started: ContinuousClock.Instant
         var destination = BodyDestination.memory
+
+        /// Makes the call a transfer whose successful body goes to `destination`. Its body is not
+        /// held in memory: the size limit is for bodies gathered to decode (it still bounds an
+        /// error status's body, at the edge).
+        mutating func send(to destination: BodyDestination) {
+            self.destination = destination
+            context.maximumBodySize = .max
+            context.isTransfer = true
+            if case .file(let download) = destination { context.download = download }
+        }
     }
 
     // MARK: 1. Build the request
@@ -52,7 +55,7 @@ extension Client {
     private func build(_ call: borrowing EndpointCall, policy: CachePolicy) throws(CourierError) -> PreparedCall {
         let started = ContinuousClock.now
         let built = try buildRequest(for: call)
-        let context = RequestContext(
+        var context = RequestContext(
             endpoint: call.name,
             cachePolicy: policy,
             isIdempotent: call.isIdempotent,
@@ -62,6 +65,7 @@ extension Client {
             pathTemplate: call.pathTemplate,
             telemetry: configuration.telemetry
         )
+        context.requestBodyIsSelfContained = built.body?.isSelfContained ?? true
         let summary = RequestSummary(
             method: built.head.method, baseURL: baseURL, path: built.head.path, redaction: configuration.redaction
         )
@@ -70,8 +74,18 @@ extension Client {
 
     // MARK: 2. Run the chain
 
-    /// The call's outcome: its own, or that of an identical GET already in flight.
-    private func runChain(_ call: PreparedCall) async throws -> InFlightCalls.Outcome {
+    /// What the chain answered, its body read at the edge.
+    private struct CallOutcome: Sendable {
+        var head: HTTPResponse
+        var body = Data()
+        /// A transfer's body size (its bytes are in a file, not in ``body``).
+        var bodySize: Int64?
+        /// A streamed call's body, handed to the caller unread.
+        var stream: HTTPBody?
+    }
+
+    /// The call's context, completed with who the call is for, then the chain.
+    private func runChain(_ call: PreparedCall) async throws -> CallOutcome {
         var context = call.context
         // Who the call is for is read from the credential provider before any middleware runs, so
         // no order of middlewares can file one user's response under another.
@@ -79,37 +93,20 @@ extension Client {
             context.identity = context.requiresAuthentication ? await CallIdentity.of(credentials) : .anonymous
         }
         if hasCache { context.background = backgroundRevalidation(of: call.built, context: context) }
-        let ready = context
-        guard !call.destination.isTransfer, let key = coalescingKey(call, identity: ready.identity) else {
-            return try await runChain(call.built, context: ready, destination: call.destination)
-        }
-        return try await inFlight.run(key, telemetry: ready.telemetry, operationName: ready.endpoint) {
-            try await runChain(call.built, context: ready)
-        }
-    }
-
-    /// The key identical GETs share, or nil when this call must not be coalesced.
-    private func coalescingKey(_ call: PreparedCall, identity: CallIdentity) -> InFlightCalls.Key? {
-        let head = call.built.head
-        guard head.method == .get, call.policy != .withoutCache, configuration.coalescesIdenticalRequests else { return nil }
-        return InFlightCalls.Key(
-            head: head, policy: call.policy, identity: identity, requiresAuthentication: call.context.requiresAuthentication,
-            timeout: call.context.timeout
-        )
+        return try await runChain(call.built, context: context, destination: call.destination)
     }
 
     /// The middleware chain (once per redirect hop) with the request context set, then the edge,
     /// the one place a body is read whole: gathered within the size limit for a decoded call or an
     /// error status, written to its file for a download, handed on as it is for a stream.
-    private func runChain(_ built: BuiltRequest, context: RequestContext, destination: BodyDestination = .memory) async throws -> InFlightCalls.Outcome {
+    private func runChain(_ built: BuiltRequest, context: RequestContext, destination: BodyDestination = .memory) async throws -> CallOutcome {
         try await RequestContext.$current.withValue(context) {
             let requestBody = try await built.body?.httpBody().reportingProgress(to: context.uploadProgress)
             let (head, body) = try await followingRedirects(built.head, body: requestBody, operationID: context.endpoint)
             guard head.status.kind == .successful, destination.isTransfer else {
-                let data = try await collectBody(body, limit: configuration.maximumBodySize)
-                return InFlightCalls.Outcome(head: head, body: data, source: context.report.source, attempts: context.report.attempts)
+                return CallOutcome(head: head, body: try await collectBody(body, limit: configuration.maximumBodySize))
             }
-            var outcome = InFlightCalls.Outcome(head: head, body: Data(), source: context.report.source, attempts: context.report.attempts)
+            var outcome = CallOutcome(head: head)
             switch destination {
             case .memory: break
             case .file(let download):
@@ -146,10 +143,20 @@ extension Client {
     /// The chain for the request and, while the answer is a redirect, for each hop (see ``RedirectMiddleware``).
     private func followingRedirects(_ request: HTTPRequest, body: HTTPBody?, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         guard configuration.maximumRedirects > 0 else {
-            return try await middleware(0, request, body: body, baseURL: baseURL, operationID: operationID)
+            return try await chain(request, body: body, baseURL: baseURL, operationID: operationID)
         }
         let redirects = RedirectMiddleware(maximumRedirects: configuration.maximumRedirects, redaction: configuration.redaction)
         return try await redirects.intercept(request, body: body, baseURL: baseURL, operationID: operationID) { request, body, baseURL in
+            try await chain(request, body: body, baseURL: baseURL, operationID: operationID)
+        }
+    }
+
+    /// One hop through the chain: the ``CoalescingMiddleware`` first (unless turned off), then the app's middlewares.
+    private func chain(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        guard configuration.coalescesIdenticalRequests else {
+            return try await middleware(0, request, body: body, baseURL: baseURL, operationID: operationID)
+        }
+        return try await coalescing.intercept(request, body: body, baseURL: baseURL, operationID: operationID) { request, body, baseURL in
             try await middleware(0, request, body: body, baseURL: baseURL, operationID: operationID)
         }
     }
@@ -190,16 +197,9 @@ extension Client {
             guard let download = context?.download else {
                 return try await throughTransport(request, body: body, baseURL: baseURL, operationID: operationID)
             }
-            // A download's successful body goes to its file here, so a cut is this attempt's failure
-            // (retried where safe) and the next attempt asks only for the missing bytes.
-            var (head, responseBody) = try await throughTransport(download.request(for: request), body: body, baseURL: baseURL, operationID: operationID)
-            if head.status.code == 416, download.restart() {
-                // The bytes on disk are no longer a prefix of the file (it shrank): start over.
-                (head, responseBody) = try await throughTransport(download.request(for: request), body: body, baseURL: baseURL, operationID: operationID)
+            return try await download.attempt(request) { request in
+                try await throughTransport(request, body: body, baseURL: baseURL, operationID: operationID)
             }
-            guard head.status.kind == .successful else { return (head, responseBody) }
-            try await download.receive(head, body: responseBody)
-            return (head, nil)
         } catch {
             // The request as sent: a middleware may have changed it.
             var failure = CourierError.from(transportError: error)
@@ -227,12 +227,13 @@ extension Client {
     // MARK: 4. Validate
 
     /// The response checked: not cancelled meanwhile, an acceptable status, accepted by the validator.
-    private func validated(_ outcome: InFlightCalls.Outcome, _ call: PreparedCall) throws(CourierError) -> ValidatedResponse {
+    private func validated(_ outcome: CallOutcome, _ call: PreparedCall) throws(CourierError) -> ValidatedResponse {
         // A call cancelled while the last bytes arrived must not report a success later.
         if Task.isCancelled { throw CourierError(.cancelled, detail: "The call was cancelled") }
-        try validate(outcome.head, body: outcome.body, endpoint: call.context.endpoint, source: outcome.source, checksContent: !call.destination.isTransfer)
+        let report = call.context.report
+        try validate(outcome.head, body: outcome.body, endpoint: call.context.endpoint, source: report.source, checksContent: !call.destination.isTransfer)
         return ValidatedResponse(
-            head: outcome.head, body: outcome.body, request: call.summary, source: outcome.source, attempts: outcome.attempts,
+            head: outcome.head, body: outcome.body, request: call.summary, source: report.source, attempts: report.attempts,
             started: call.started, bodySize: outcome.bodySize, stream: outcome.stream
         )
     }

@@ -40,8 +40,8 @@ public struct Client: Sendable {
     var credentials: (any CredentialProvider)?
     /// Headers, query items, coders, limits, timeout and policies.
     public var configuration: Configuration
-    /// Identical GETs in flight, shared by copies of this client.
-    let inFlight = InFlightCalls()
+    /// Shares identical GETs in flight, first in the chain; copies of this client share its table.
+    let coalescing = CoalescingMiddleware()
     /// Work that runs after its caller has an answer (background revalidation), shared by copies;
     /// nil in the copy that runs such work, so the work never keeps its own client alive.
     var backgroundWork: BackgroundWork? = BackgroundWork()

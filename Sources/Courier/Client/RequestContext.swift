@@ -86,5 +86,10 @@ public struct RequestContext: Sendable {
 
         /// Counts one call of the transport.
         package func recordAttempt() { state.withLock { $0.attempts += 1 } }
+
+        /// Takes over what another call's report says (a call that shared its answer, see ``CoalescingMiddleware``).
+        package func adopt(source: ResponseSource, attempts: Int) {
+            state.withLock { $0 = State(source: source, attempts: attempts) }
+        }
     }
 }

@@ -6,10 +6,17 @@ import HTTPTypes
 /// ``CredentialsMiddleware`` marks it when it adds credentials further down the chain, and a
 /// ``Client`` when a request leaves its chain with credential fields (added by an app's own
 /// middleware), so the cache does not store a user's response where every user would find it.
+///
+/// A claim made while another is current (a cache behind a ``CoalescingMiddleware``) passes its
+/// marks on to that one, so every layer that filed the request as anonymous learns of them.
 package final class AnonymousPartitionClaim: Sendable {
     private let credentialed = Locked(false)
+    private let outer: AnonymousPartitionClaim?
 
-    package init() {}
+    /// A claim inside the current one, if any.
+    package init() {
+        outer = Self.current
+    }
 
     /// The claim of the cache that runs around the current request, if any.
     @TaskLocal package static var current: AnonymousPartitionClaim?
@@ -18,7 +25,10 @@ package final class AnonymousPartitionClaim: Sendable {
     package var wasCredentialed: Bool { credentialed.current }
 
     /// Records that the request left with credentials.
-    package func markCredentialed() { credentialed.withLock { $0 = true } }
+    package func markCredentialed() {
+        credentialed.withLock { $0 = true }
+        outer?.markCredentialed()
+    }
 
     /// The header fields that carry a user's credentials, whoever adds them.
     package static let credentialFields: [HTTPField.Name] = [.authorization, .proxyAuthorization, .xAuthToken, .cookie]

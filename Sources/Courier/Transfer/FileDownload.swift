@@ -48,6 +48,22 @@ package final class FileDownload: Sendable {
         }
     }
 
+    /// One attempt of the download through `send` (the transport): its successful body goes to the
+    /// file as it arrives, so a cut is this attempt's failure (retried where safe) and the next
+    /// attempt asks only for the missing bytes. Hands back an unsuccessful response as it is.
+    package func attempt(
+        _ request: HTTPRequest, send: (HTTPRequest) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var (head, body) = try await send(self.request(for: request))
+        if head.status.code == 416, restart() {
+            // The bytes on disk are no longer a prefix of the file (it shrank): start over.
+            (head, body) = try await send(self.request(for: request))
+        }
+        guard head.status.kind == .successful else { return (head, body) }
+        try await receive(head, body: body)
+        return (head, nil)
+    }
+
     /// `request`, asking only for the missing bytes when some are on disk with a validator.
     package func request(for request: HTTPRequest) -> HTTPRequest {
         var request = request

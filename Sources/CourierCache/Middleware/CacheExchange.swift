@@ -145,18 +145,23 @@ struct CacheExchange: Sendable {
         return try await storeIfAllowed(response, body, requestTime: requestTime, explicitPolicy: false)
     }
 
-    /// A 304: refresh the stored headers and serve the stored body.
+    /// A 304: refresh the stored headers and serve the stored body (or the range of it the request asks for).
     private func revalidated(_ hit: Hit, by notModified: HTTPResponse, requestTime: Date, network: Network) async throws -> (HTTPResponse, HTTPBody?) {
-        let merged = rules.merge(stored: hit.metadata.headers, notModified: notModified.headerFields)
+        let merged = hit.metadata.status == 206
+            ? rules.mergeKeepingHeldRange(stored: hit.metadata.headers, notModified: notModified.headerFields)
+            : rules.merge(stored: hit.metadata.headers, notModified: notModified.headerFields)
         let responseTime = cache.clock
         _ = try? await store.updateHeaders(of: hit.metadata, headers: merged, requestTime: requestTime, responseTime: responseTime)
-        guard let bytes = try? await hit.loadBody(from: store) else {
+        let head = HTTPResponse(status: .init(code: hit.metadata.status), headerFields: merged)
+        guard let answer = rules.storedAnswer(for: request, from: head, bodySize: hit.metadata.bodySize),
+              let served = try? await answering(answer, head, hit)
+        else {
             // The entry vanished meanwhile (evicted, or replaced by another process): ask again, unconditionally.
             return try await networkAndStore(network, fallback: false)
         }
         store.recordHit()
         report?.source = .revalidated
-        return (HTTPResponse(status: .init(code: hit.metadata.status), headerFields: merged), HTTPBody(bytes))
+        return served
     }
 
     /// After a successful unsafe request, the stored entries of its URL (and Location targets) go.
@@ -184,13 +189,16 @@ struct CacheExchange: Sendable {
         return Hit(metadata: found.metadata, body: found.body)
     }
 
-    /// The stored response with its body, or nil when the body is gone.
+    /// The stored response with its body — or, for a `Range` request, the `206` or `416` the cache
+    /// builds from it — or nil when the body is gone or the stored response can't answer the request.
     private func serve(_ hit: Hit, as source: ResponseSource) async throws -> (HTTPResponse, HTTPBody?)? {
-        guard let bytes = try? await hit.loadBody(from: store) else { return nil }
+        guard let answer = rules.storedAnswer(for: request, from: hit.metadata.response, bodySize: hit.metadata.bodySize),
+              let served = try? await answering(answer, rules.servedResponse(for: hit.metadata.storedResponse, now: cache.clock), hit)
+        else { return nil }
         await store.touch(hit.metadata)
         store.recordHit()
         report?.source = source
-        return (rules.servedResponse(for: hit.metadata.storedResponse, now: cache.clock), HTTPBody(bytes))
+        return served
     }
 
     private func canServeStaleOnError(_ hit: Hit) -> Bool {
@@ -218,22 +226,29 @@ struct CacheExchange: Sendable {
         guard storable, let selection = rules.varySelection(response: response, request: request) else {
             return (response, body)
         }
+        if response.status == .partialContent {
+            return try await storePart(response, body, selection: selection, requestTime: requestTime)
+        }
         return try await store(response, body, selection: selection, requestTime: requestTime)
+    }
+
+    /// Whether responses may be stored for this exchange: not when the user they belong to can't be known.
+    func userIsKnown() -> Bool {
+        guard let claim, claim.wasCredentialed else { return true }
+        if cache.coordination.shouldWarnAboutCredentials() {
+            store.logger.error(
+                "HTTPCache can't tell which user this response belongs to, so it is not stored: list CredentialsMiddleware before the cache, or give HTTPCache the credential provider",
+                metadata: ["url": "\(key.url)"])
+        }
+        return false
     }
 
     /// Stores a response the caller found storable under this exchange's key, unless the user it
     /// belongs to can't be known; returns it with its body collected.
     func store(_ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
-        if let claim, claim.wasCredentialed {
-            if cache.coordination.shouldWarnAboutCredentials() {
-                store.logger.error(
-                    "HTTPCache can't tell which user this response belongs to, so it is not stored: list CredentialsMiddleware before the cache, or give HTTPCache the credential provider",
-                    metadata: ["url": "\(key.url)"])
-            }
-            return (response, body)
-        }
+        guard userIsKnown() else { return (response, body) }
         // Within the client's limit: past it the client would fail the call anyway.
-        let bytes = try await collectBody(body, limit: RequestContext.current?.maximumBodySize ?? Self.bodyLimit)
+        let bytes = try await collectBody(body, limit: Self.clientBodyLimit)
         let stored = try? await store.store(
             key: key, varySelection: selection, status: response.status.code, headers: rules.fieldsToStore(response.headerFields),
             body: bytes, requestTime: requestTime, responseTime: cache.clock
@@ -244,6 +259,9 @@ struct CacheExchange: Sendable {
 
     /// The largest body stored outside a Courier client (whose own limit applies inside one).
     static let bodyLimit = 16 << 20
+
+    /// The largest body this call may collect: the client's limit, else ``bodyLimit``.
+    static var clientBodyLimit: Int { RequestContext.current?.maximumBodySize ?? bodyLimit }
 
     /// Whether an error means the network could not deliver an answer (not a cancellation).
     static func isNetworkFailure(_ error: any Error) -> Bool {

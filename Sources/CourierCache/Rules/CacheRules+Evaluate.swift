@@ -7,8 +7,10 @@ extension CacheRules {
     ///
     /// Order of the rules:
     /// 1. nothing stored → ``CacheDecision/unusable(_:)`` (or ``CacheDecision/onlyIfCachedMiss``);
-    /// 2. non-`GET`, `Range`, `Vary` mismatch, request `no-store` → ``CacheDecision/unusable(_:)``
-    ///    (request `no-store` bypasses the cache entirely, a deliberate choice);
+    /// 2. non-`GET`, a `Range` the stored response can't answer (several ranges, bytes a stored part
+    ///    doesn't hold), a stored part for a request without `Range`, `Vary` mismatch, request
+    ///    `no-store` → ``CacheDecision/unusable(_:)`` (request `no-store` bypasses the cache
+    ///    entirely, a deliberate choice);
     /// 3. response `no-cache` without field names (with names, the listed fields were not stored),
     ///    request `no-cache` (or `Pragma: no-cache`), age above the request's `max-age` →
     ///    ``CacheDecision/revalidate(_:)``;
@@ -41,7 +43,8 @@ extension CacheRules {
         }
     }
 
-    /// The index of the variant to use for `request`: the most recent one whose vary selection matches.
+    /// The index of the variant to use for `request`: the most recent one whose vary selection
+    /// matches; a stored part (`206`) only for a request that asks for a range.
     package func selectVariant(for request: HTTPRequest, among variants: [StoredResponse]) -> Int? {
         variants.indices
             .filter { isSelectable(variants[$0], for: request) }
@@ -65,9 +68,10 @@ extension CacheRules {
     }
 
     private func isSelectable(_ stored: StoredResponse, for request: HTTPRequest) -> Bool {
-        // The stored Vary names must agree with the selection; a mismatch means a corrupt or
-        // hand-built entry, which is never served.
-        guard let names = VarySelection.varyNames(of: stored.response.headerFields),
+        // A part never answers a request for the whole. The stored Vary names must agree with the
+        // selection; a mismatch means a corrupt or hand-built entry, which is never served.
+        guard stored.response.status.code != 206 || request.headerFields.contains(.range),
+              let names = VarySelection.varyNames(of: stored.response.headerFields),
               names == stored.varySelection.names
         else { return false }
         return stored.varySelection.matches(request)
@@ -77,7 +81,9 @@ extension CacheRules {
         request: HTTPRequest, requestDirectives: CacheControl, stored: StoredResponse, now: Date
     ) -> CacheDecision {
         guard request.method == .get else { return .unusable(.methodNotCacheable) }
-        guard !request.headerFields.contains(.range) else { return .unusable(.rangeRequest) }
+        guard canAnswer(request, from: stored.response) else {
+            return .unusable(request.headerFields.contains(.range) ? .rangeRequest : .incompleteResponse)
+        }
         guard isSelectable(stored, for: request) else { return .unusable(.varyMismatch) }
         guard !requestDirectives.noStore else { return .unusable(.requestNoStore) }
         let responseDirectives = CacheControl(stored.response.headerFields)

@@ -3,16 +3,20 @@ import HTTPTypes
 extension CacheRules {
     /// Whether a private cache may store `response` to `request` (RFC 9111 §3).
     ///
-    /// Requires: a `GET` without `Range`; a final status other than `206`/`304`; no `no-store` in
+    /// Requires: a `GET`; a final status other than `304`, and for a `206` the shape of a part the
+    /// cache can use (the request asked for one byte range; the response has one `Content-Range`
+    /// with a known complete length and no content coding), while a `200` to a `Range` request is
+    /// a complete response like any other; no `no-store` in
     /// the request, none in the response unless it comes with `must-understand` (see
     /// ``forbidsStoring(status:directives:)``); a `Vary` that is not `*` and names only valid fields; and
     /// either a status cacheable by default or explicit permission (`max-age`, `Expires`,
     /// `public`, `private`). `Authorization` on the request is fine for a private cache.
     /// Call ``varySelection(response:request:)`` to get the selection to store with it.
     package func isStorable(request: HTTPRequest, response: HTTPResponse) -> Bool {
-        guard request.method == .get, !request.headerFields.contains(.range) else { return false }
+        guard request.method == .get else { return false }
         let status = response.status.code
-        guard status >= 200, status != 206, status != 304 else { return false }
+        guard status >= 200, status != 304 else { return false }
+        guard status != 206 || isStorablePart(request: request, response: response) else { return false }
         guard !CacheControl(request: request.headerFields).noStore else { return false }
         let directives = CacheControl(response.headerFields)
         guard !forbidsStoring(status: status, directives: directives) else { return false }
@@ -33,9 +37,10 @@ extension CacheRules {
     }
 
     /// The final statuses whose caching rules this cache implements: those RFC 9110 defines, except
-    /// `206` (partial content is not stored), `304` (never stored itself) and `416`.
+    /// `304` (never stored itself) and `416`. A `206` is stored only in the shape described at
+    /// ``isStorable(request:response:)``.
     package static let understoodStatuses: Set<Int> = [
-        200, 201, 202, 203, 204, 205, 300, 301, 302, 303, 307, 308,
+        200, 201, 202, 203, 204, 205, 206, 300, 301, 302, 303, 307, 308,
         400, 401, 402, 403, 404, 405, 406, 407, 408, 409, 410, 411, 412, 413, 414, 415, 417, 421, 422, 426,
         500, 501, 502, 503, 504, 505,
     ]

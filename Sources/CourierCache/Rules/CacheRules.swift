@@ -17,6 +17,7 @@ public struct CacheRules: Sendable, Hashable {
         self.maximumHeuristicLifetime = maximumHeuristicLifetime
     }
 
-    /// The status codes that are cacheable by default (RFC 9110 §15.1), minus `206` (ranges are not stored).
-    package static let heuristicallyCacheableStatuses: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
+    /// The status codes that are cacheable by default (RFC 9110 §15.1); a `206` only in the shape
+    /// described at ``isStorable(request:response:)``.
+    package static let heuristicallyCacheableStatuses: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
 }

@@ -15,6 +15,9 @@ package struct UnusableReason: Sendable, Hashable, CustomStringConvertible {
     package static let responseNoStore = UnusableReason("response-no-store")
     /// The request method is not served from the cache (only `GET` is).
     package static let methodNotCacheable = UnusableReason("method-not-cacheable")
-    /// The request asks for a range; this cache stores complete responses only.
+    /// The request asks for a range the stored response can't answer: several ranges, a malformed
+    /// `Range`, bytes a stored part doesn't hold, or a stored body with a content coding.
     package static let rangeRequest = UnusableReason("range-request")
+    /// The stored response is incomplete (a part of the representation) and the request asks for all of it.
+    package static let incompleteResponse = UnusableReason("incomplete-response")
 }

@@ -22,6 +22,9 @@ final class MockConnectionHandler: ChannelInboundHandler {
     private var head: HTTPRequestHead?
     private var body = ByteBuffer()
     private var bodyTooLarge = false
+    /// The body's length and hash, taken as it arrives (a sink keeps nothing else).
+    private var digest = BodyDigest()
+    private var keepsBody = true
     /// Delayed writes still pending; cancelled when the connection goes away.
     private var scheduled: [Scheduled<Void>] = []
 
@@ -36,8 +39,11 @@ final class MockConnectionHandler: ChannelInboundHandler {
             self.head = head
             body.clear()
             bodyTooLarge = false
+            digest = BodyDigest()
+            keepsBody = core.keepsBody(method: head.method.rawValue, path: RecordedRequest.split(head.uri).path)
         case .body(var chunk):
-            guard !bodyTooLarge else { return }
+            digest.update(chunk.readableBytesView)
+            guard keepsBody, !bodyTooLarge else { return }
             if body.readableBytes + chunk.readableBytes > core.maxRequestBodySize {
                 bodyTooLarge = true
                 body = ByteBuffer()
@@ -64,6 +70,7 @@ final class MockConnectionHandler: ChannelInboundHandler {
         let request = RecordedRequest(
             head: head,
             body: Array(body.readableBytesView),
+            digest: digest,
             connectionID: connectionID
         )
         body.clear()

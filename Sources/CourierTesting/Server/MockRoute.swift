@@ -8,8 +8,11 @@ struct MockRoute: Sendable {
     let isPrefix: Bool
     /// Produces the response for a matching request.
     let handler: @Sendable (RecordedRequest) async -> MockResponse
+    /// Whether the request's body is kept in its record; a sink keeps only its length and SHA-256.
+    let keepsBody: Bool
 
-    init(method: String?, pattern: String, handler: @escaping @Sendable (RecordedRequest) async -> MockResponse) {
+    init(method: String?, pattern: String, keepsBody: Bool = true, handler: @escaping @Sendable (RecordedRequest) async -> MockResponse) {
+        self.keepsBody = keepsBody
         self.method = method?.uppercased()
         self.isPrefix = pattern.hasSuffix("*")
         self.path = isPrefix ? String(pattern.dropLast()) : pattern

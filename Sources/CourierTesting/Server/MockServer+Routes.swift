@@ -23,6 +23,14 @@ extension MockServer {
         route(method, path) { _ in response }
     }
 
+    /// Answers matching requests with `response`, reading their bodies without keeping them: the
+    /// record has the body's length and SHA-256 (``RecordedRequest/bodyLength``,
+    /// ``RecordedRequest/bodySHA256``) and an empty ``RecordedRequest/body``, and no size limit
+    /// applies. For uploads too large to hold in a test's memory.
+    public func sink(_ method: String?, _ path: String, respond response: MockResponse = .status(201)) {
+        core.add(MockRoute(method: method, pattern: path, keepsBody: false) { _ in response })
+    }
+
     /// Answers matching requests with `script` in order, repeating the last one; an empty script answers 500.
     public func route(_ method: String?, _ path: String, script: [MockResponse]) {
         let next = NIOLockedValueBox(0)

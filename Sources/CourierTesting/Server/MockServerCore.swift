@@ -55,6 +55,13 @@ final class MockServerCore: Sendable {
         state.withLockedValue { $0.records.removeAll() }
     }
 
+    /// Whether the route that will answer this request keeps its body (see ``MockServer/sink(_:_:respond:)``).
+    func keepsBody(method: String, path: String) -> Bool {
+        state.withLockedValue { state in
+            state.routes.last { $0.matches(method: method, path: path) }?.keepsBody ?? true
+        }
+    }
+
     /// Runs the most recently registered matching route, or answers 404.
     func response(for request: RecordedRequest) async -> MockResponse {
         let route = state.withLockedValue { state in

@@ -1,3 +1,4 @@
+import Crypto
 import HTTPTypes
 
 /// A request as the ``MockServer`` received it, kept for assertions.
@@ -12,17 +13,28 @@ public struct RecordedRequest: Sendable {
     public var queryItems: [RecordedQueryItem]
     /// The header fields, repeated fields kept; lines whose name is not a valid token are skipped.
     public var headers: HTTPFields
-    /// The complete request body.
+    /// The complete request body (empty for a route registered with ``MockServer/sink(_:_:respond:)``).
     public var body: [UInt8]
+    /// How many body bytes arrived.
+    public var bodyLength: Int
+    /// The SHA-256 of the body as it arrived, in lowercase hex.
+    public var bodySHA256: String
     /// The server-assigned number of the connection the request arrived on, starting at 1.
     public var connectionID: Int
 
     /// Creates a record, splitting `target` into ``path`` and ``queryItems``.
     public init(method: String, target: String, headers: HTTPFields = [:], body: [UInt8] = [], connectionID: Int = 0) {
+        self.init(method: method, target: target, headers: headers, body: body, digest: BodyDigest(body), connectionID: connectionID)
+    }
+
+    /// A record whose body's length and hash were taken as it arrived (`body` may be empty).
+    init(method: String, target: String, headers: HTTPFields, body: [UInt8], digest: BodyDigest, connectionID: Int) {
         self.method = method
         self.target = target
         self.headers = headers
         self.body = body
+        self.bodyLength = digest.length
+        self.bodySHA256 = digest.hex
         self.connectionID = connectionID
         let (path, query) = Self.split(target)
         self.path = path

@@ -123,9 +123,16 @@ import Testing
         #expect(rules.evaluate(request: request, stored: stored, now: t0) == .unusable(.methodNotCacheable))
     }
 
-    @Test func rangeRequestsBypass() {
+    @Test func oneRangeIsAnsweredFromAFreshCompleteResponse() {
         let stored = RuleFixtures.stored([("Cache-Control", "max-age=60")])
         let request = RuleFixtures.request([("Range", "bytes=0-10")])
+        #expect(rules.evaluate(request: request, stored: stored, now: t0) == .fresh(age: 0))
+    }
+
+    @Test(arguments: ["bytes=0-1,5-6", "bytes=5-2", "pages=1-2"])
+    func severalOrMalformedRangesBypass(range: String) {
+        let stored = RuleFixtures.stored([("Cache-Control", "max-age=60")])
+        let request = RuleFixtures.request([("Range", range)])
         #expect(rules.evaluate(request: request, stored: stored, now: t0) == .unusable(.rangeRequest))
     }
 

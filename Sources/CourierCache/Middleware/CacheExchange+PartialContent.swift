@@ -1,0 +1,74 @@
+import Courier
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+extension CacheExchange {
+    /// The response for `answer` built from a stored variant's head ready to serve: the whole body,
+    /// the slice a `206` carries, or a bodiless `416`; nil when the body is gone.
+    func answering(_ answer: StoredAnswer, _ head: HTTPResponse, _ hit: Hit) async throws -> (HTTPResponse, HTTPBody?)? {
+        let response = rules.response(head, answering: answer)
+        switch answer {
+        case .unsatisfiable:
+            return (response, HTTPBody())
+        case .whole:
+            guard let bytes = try await hit.loadBody(from: store) else { return nil }
+            return (response, HTTPBody(bytes))
+        case .part(_, let offsets):
+            guard let bytes = try await hit.loadBody(from: store), offsets.upperBound <= bytes.count else { return nil }
+            let start = bytes.startIndex
+            return (response, HTTPBody(bytes[(start + offsets.lowerBound)..<(start + offsets.upperBound)]))
+        }
+    }
+
+    /// Stores a `206` as an incomplete response (RFC 9111 §3.3), combined with the stored part of
+    /// the same variant when both have the same strong validator (§3.4); returns it with its body collected.
+    ///
+    /// Nothing larger than the client's body limit or the store's size is assembled in memory: a
+    /// combination past that stores the new part alone. A part whose body isn't exactly the bytes
+    /// its `Content-Range` announces (a cut response) is not stored.
+    func storePart(_ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
+        guard userIsKnown() else { return (response, body) }
+        let bytes = try await collectBody(body, limit: Self.clientBodyLimit)
+        guard let held = CacheRules.heldRange(of: response.headerFields), held.count == Int64(bytes.count) else {
+            return (response, HTTPBody(bytes))
+        }
+        var status = 206
+        var fields = rules.fieldsToStore(response.headerFields)
+        var stored = bytes
+        let existing = try? await store.variants(for: key).first { $0.varySelection == selection }
+        if let existing {
+            let limit = min(Self.clientBodyLimit, store.maximumSize)
+            switch rules.combination(of: response, held: held, with: existing.response, storedBodySize: existing.bodySize, limit: limit) {
+            case .replace:
+                break
+            case .keepStored:
+                return (response, HTTPBody(bytes))
+            case .combine(let union):
+                if let storedBytes = try? await store.body(for: existing),
+                   let storedHeld = CacheRules.heldRange(of: existing.headers),
+                   let combined = Self.assemble(union, (storedHeld, storedBytes), (held, bytes)) {
+                    (status, fields) = rules.combinedHead(stored: existing.headers, new: fields, union: union)
+                    stored = combined
+                }
+            }
+        }
+        let written = try? await store.store(
+            key: key, varySelection: selection, status: status, headers: fields, body: stored,
+            requestTime: requestTime, responseTime: cache.clock)
+        if written != nil { Telemetry.current.count(MetricName.cacheStored, []) }
+        return (response, HTTPBody(bytes))
+    }
+
+    /// The bytes of `union` from two parts it covers (the later one written last); nil when they don't fit it.
+    static func assemble(_ union: HeldRange, _ parts: (HeldRange, Data)...) -> Data? {
+        guard union.count <= Int64(Int.max) else { return nil }
+        var combined = Data(count: Int(union.count))
+        for (held, bytes) in parts {
+            let offset = Int(held.bytes.lowerBound - union.bytes.lowerBound)
+            guard held.count == Int64(bytes.count), offset >= 0, offset + bytes.count <= combined.count else { return nil }
+            combined.replaceSubrange(offset..<(offset + bytes.count), with: bytes)
+        }
+        return combined
+    }
+}
