@@ -11,7 +11,7 @@ public enum CallIdentity: Sendable, Hashable {
     case user(String)
 
     /// The identity of `provider`'s current credentials, or ``anonymous`` when nobody is signed in.
-    public static func of(_ provider: any CredentialProvider) async -> CallIdentity {
+    package static func of(_ provider: any CredentialProvider) async -> CallIdentity {
         guard let credentials = await provider.currentCredentials() else { return .anonymous }
         return .user(credentials.identity)
     }

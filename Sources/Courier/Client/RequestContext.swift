@@ -65,9 +65,8 @@ public struct RequestContext: Sendable {
         self.report = Report()
     }
 
-    /// A shared, thread-safe record that middlewares write and the client reads after the chain returns.
-    ///
-    /// Copies share one record (it is a handle on a locked value: one allocation per call).
+    /// A shared, thread-safe record that middlewares write and the client reads after the chain
+    /// returns; copies share one record.
     public struct Report: Sendable {
         private let state = Locked(State())
 
@@ -86,30 +85,11 @@ public struct RequestContext: Sendable {
         public var attempts: Int { state.withLock { $0.attempts } }
 
         /// Counts one call of the transport.
-        public func recordAttempt() { state.withLock { $0.attempts += 1 } }
+        package func recordAttempt() { state.withLock { $0.attempts += 1 } }
 
         /// Takes over what another call's report says (a call that shared its answer, see ``CoalescingMiddleware``).
         package func adopt(source: ResponseSource, attempts: Int) {
             state.withLock { $0 = State(source: source, attempts: attempts) }
         }
     }
-}
-
-/// Where a response's value came from.
-public struct ResponseSource: Sendable, Hashable, CustomStringConvertible {
-    /// A short identifier: `network`, `cache`, `revalidated` or `stale`.
-    public let identifier: String
-    private init(_ identifier: String) { self.identifier = identifier }
-
-    /// Fetched from the server.
-    public static let network = ResponseSource("network")
-    /// Served from the cache without contacting the server.
-    public static let cache = ResponseSource("cache")
-    /// Served from the cache after the server confirmed it was unchanged (304).
-    public static let revalidated = ResponseSource("revalidated")
-    /// Served from the cache although it is out of date, because the network failed.
-    public static let stale = ResponseSource("stale")
-
-    /// The identifier.
-    public var description: String { identifier }
 }

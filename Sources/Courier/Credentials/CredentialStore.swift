@@ -1,17 +1,3 @@
-/// Supplies the credentials of the signed-in user, from memory, the Keychain or anywhere else.
-public protocol CredentialProvider: Sendable {
-    /// The current credentials, or nil when nobody is signed in.
-    func currentCredentials() async -> Credentials?
-}
-
-/// Keeps credentials somewhere durable (the Keychain on Apple platforms); the app supplies it.
-public protocol CredentialPersistence: Sendable {
-    /// Loads the saved credentials, if any.
-    func load() -> Credentials?
-    /// Saves credentials, or deletes them when nil.
-    func save(_ credentials: Credentials?)
-}
-
 /// The signed-in user's credentials, shared by clients and middlewares; signing out clears them.
 ///
 /// Observers registered with ``onSignOut(_:)`` run when the user signs out, e.g. to clear that

@@ -37,5 +37,5 @@ public struct CachePolicy: Sendable, Hashable, CustomStringConvertible {
     public var description: String { mode.rawValue }
 
     /// Whether the policy can deliver two values (cached, then network) to a stream.
-    public var deliversTwice: Bool { mode == .useCacheAndRequest || mode == .useCacheAndRequestWithoutRecache }
+    var deliversTwice: Bool { mode == .useCacheAndRequest || mode == .useCacheAndRequestWithoutRecache }
 }

@@ -87,7 +87,7 @@ extension Endpoint where Response: Decodable {
 
 extension HTTPRequest.Method {
     /// Whether the method is idempotent by definition (RFC 9110 §9.2.2).
-    public var isIdempotent: Bool {
+    package var isIdempotent: Bool {
         switch self {
         case .get, .head, .put, .delete, .options, .trace: true
         default: false
@@ -101,10 +101,4 @@ extension HTTPRequest.Method {
         default: false
         }
     }
-}
-
-/// The response of an endpoint that expects no body (204 No Content, or a body it ignores).
-public struct Empty: Codable, Sendable, Hashable {
-    /// Creates the empty value.
-    public init() {}
 }

@@ -10,7 +10,7 @@ public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation
     /// The percent-encoded path, as it goes on the wire.
     public private(set) var encoded: String
     /// Why the path is unusable, when it is (checked when the request is built).
-    public private(set) var problem: String?
+    private(set) var problem: String?
     /// The path with every interpolated value as `{}`, e.g. `/users/{}/friends`: a label whose
     /// cardinality is bounded by the number of endpoints, whatever values flow through. Unnamed,
     /// because string interpolation passes the values, not the names of what produced them.

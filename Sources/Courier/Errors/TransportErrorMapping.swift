@@ -45,7 +45,7 @@ extension CourierError {
     }
 
     /// The kind for a socket `errno`, or nil when it is not a connectivity failure.
-    public static func kind(forErrno code: Int32) -> Kind? {
+    package static func kind(forErrno code: Int32) -> Kind? {
         switch code {
         case ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, ENETDOWN, EHOSTDOWN, EADDRNOTAVAIL: .noConnection
         case ECONNRESET, EPIPE, ECONNABORTED: .connectionLost

@@ -37,7 +37,7 @@ public struct CredentialsMiddleware: ClientMiddleware {
 
 extension HTTPRequest {
     /// The request with the credentials' header fields, replacing any of the same name.
-    public func adding(_ credentials: Credentials) -> HTTPRequest {
+    func adding(_ credentials: Credentials) -> HTTPRequest {
         var request = self
         for name in Set(credentials.headers.map(\.name)) { request.headerFields[values: name] = [] }
         request.headerFields.append(contentsOf: credentials.headers)

@@ -9,7 +9,7 @@ extension RetryPolicy {
     ///   - value: The field value.
     ///   - now: The current date, to turn an HTTP-date into a wait.
     /// - Returns: The wait, never negative, or nil.
-    public static func retryAfterDelay(_ value: String, now: Date) -> Duration? {
+    package static func retryAfterDelay(_ value: String, now: Date) -> Duration? {
         let text = value.trimmingCharacters(in: .whitespaces)
         if !text.isEmpty, text.allSatisfy(\.isASCIIDigit) {
             // More digits than fit in 64 bits: a wait far longer than any policy honours.

@@ -60,7 +60,7 @@ extension RetryPolicy {
     ///   - method: The request's method.
     ///   - isIdempotent: The endpoint's declaration, or nil when unknown.
     /// - Returns: Whether a retry is allowed for this method.
-    public func allowsRetry(of method: HTTPRequest.Method, isIdempotent: Bool?) -> Bool {
+    package func allowsRetry(of method: HTTPRequest.Method, isIdempotent: Bool?) -> Bool {
         switch isIdempotent {
         case false?: false
         case true?: true
@@ -71,7 +71,7 @@ extension RetryPolicy {
     /// The upper bound of the random wait after attempt `attempt`: `min(maximumDelay, baseDelay * 2^(attempt-1))`.
     /// - Parameter attempt: The number of the attempt that just ended, from 1.
     /// - Returns: The bound of the wait.
-    public func backoffBound(afterAttempt attempt: Int) -> Duration {
+    package func backoffBound(afterAttempt attempt: Int) -> Duration {
         let exponent = Double(min(max(attempt - 1, 0), 62))
         let bound = baseDelay.seconds * pow(2, exponent)
         let cap = maximumDelay.seconds
@@ -82,7 +82,7 @@ extension RetryPolicy {
     /// The wait after attempt `attempt`: a random fraction (full jitter) of ``backoffBound(afterAttempt:)``.
     /// - Parameter attempt: The number of the attempt that just ended, from 1.
     /// - Returns: A wait in `0 ... backoffBound(afterAttempt: attempt)`.
-    public func backoffDelay(afterAttempt attempt: Int) -> Duration {
+    package func backoffDelay(afterAttempt attempt: Int) -> Duration {
         let bound = backoffBound(afterAttempt: attempt)
         return .seconds(bound.seconds * random.nextFraction())
     }

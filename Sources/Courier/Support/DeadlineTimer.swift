@@ -9,17 +9,17 @@ import Foundation
 // @unchecked: `state` is only read or written while `condition` (a lock) is held; the timer
 // thread waits on the same condition, so a new earliest deadline can't slip between its check and
 // its wait.
-public final class DeadlineTimer: @unchecked Sendable {
+package final class DeadlineTimer: @unchecked Sendable {
     /// The process-wide timer.
-    public static let shared = DeadlineTimer()
+    package static let shared = DeadlineTimer()
 
     /// A scheduled action; cancel it when the work finishes in time.
-    public struct Token: Sendable {
+    package struct Token: Sendable {
         fileprivate let id: UInt64
         fileprivate let timer: DeadlineTimer
 
         /// Cancels the action if it has not run yet.
-        public func cancel() { timer.cancel(id) }
+        package func cancel() { timer.cancel(id) }
     }
 
     private struct State {
@@ -35,7 +35,7 @@ public final class DeadlineTimer: @unchecked Sendable {
     private init() {}
 
     /// Runs `action` on the timer thread after `delay`, unless cancelled first.
-    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Token {
+    package func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Token {
         let deadline = ContinuousClock.now + delay
         condition.lock()
         defer { condition.unlock() }

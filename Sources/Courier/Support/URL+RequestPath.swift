@@ -5,7 +5,7 @@ extension URL {
     ///
     /// The base may carry a path prefix (`https://host/v1`) and a trailing slash; the request path
     /// starts with `/`, as swift-openapi-runtime's `HTTPRequest.path` does.
-    public func absoluteString(appendingRequestPath path: String?) -> String {
+    package func absoluteString(appendingRequestPath path: String?) -> String {
         var base = absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         return base + (path ?? "")

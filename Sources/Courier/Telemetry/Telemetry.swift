@@ -22,7 +22,7 @@ public struct Telemetry: Sendable {
     }
 
     /// The telemetry of the call in progress, else the process-wide backends.
-    public static var current: Telemetry { RequestContext.current?.telemetry ?? Telemetry() }
+    package static var current: Telemetry { RequestContext.current?.telemetry ?? Telemetry() }
 
     var metricsFactory: any MetricsFactory { metrics ?? MetricsSystem.factory }
     var activeTracer: any Tracer { tracer ?? InstrumentationSystem.tracer }

@@ -133,16 +133,6 @@ public struct HTTPCache: CachingMiddleware {
     var clock: Date { now() }
 }
 
-/// A 64-bit FNV-1a digest in hex: stable across runs, so partitions survive restarts.
-func fnv1a(_ text: String) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in text.utf8 {
-        hash ^= UInt64(byte)
-        hash = hash &* 0x0000_0100_0000_01B3
-    }
-    return String(hash, radix: 16)
-}
-
 extension HTTPCache: UserPartitionedCache {
     /// Logs (once per cache) that responses sent with credentials won't be stored, unless this cache
     /// was given the credential provider itself.

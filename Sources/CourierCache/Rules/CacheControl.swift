@@ -15,55 +15,55 @@ import HTTPTypes
 ///   first occurrence, which RFC 9111 allows caches to use.
 ///
 /// Unknown directives are ignored. Durations are in seconds.
-public struct CacheControl: Sendable, Hashable {
+package struct CacheControl: Sendable, Hashable {
     /// `max-age`: the freshness lifetime (response) or the maximum acceptable age (request).
-    public var maxAge: Int?
+    package var maxAge: Int?
     /// `s-maxage`: parsed for completeness; a private cache ignores it.
-    public var sharedMaxAge: Int?
+    package var sharedMaxAge: Int?
     /// `no-store`: the message must not be stored.
-    public var noStore = false
+    package var noStore = false
     /// `no-cache` without field names: a stored response must be revalidated before use.
-    public var noCache = false
+    package var noCache = false
     /// The lowercased field names of `no-cache="…"`: stored without them, the rest may be served.
-    public var noCacheFieldNames: Set<String> = []
+    package var noCacheFieldNames: Set<String> = []
     /// `must-revalidate`: once stale, the response must never be served without revalidation.
-    public var mustRevalidate = false
+    package var mustRevalidate = false
     /// `proxy-revalidate`: parsed for completeness; applies to shared caches only.
-    public var proxyRevalidate = false
+    package var proxyRevalidate = false
     /// `must-understand`: store only when the cache implements the status code's caching rules.
-    public var mustUnderstand = false
+    package var mustUnderstand = false
     /// `private` (with or without a field list): storable by a private cache such as this one.
-    public var isPrivate = false
+    package var isPrivate = false
     /// The lowercased field names of `private="…"`: this cache stores the response without them.
-    public var privateFieldNames: Set<String> = []
+    package var privateFieldNames: Set<String> = []
     /// `public`: storable even when the status code is not cacheable by default.
-    public var isPublic = false
+    package var isPublic = false
     /// `immutable` (RFC 8246): the content never changes while fresh.
-    public var immutable = false
+    package var immutable = false
     /// `stale-if-error` (RFC 5861): seconds past staleness the response may serve on errors.
-    public var staleIfError: Int?
+    package var staleIfError: Int?
     /// `stale-while-revalidate` (RFC 5861): seconds past staleness the response may serve while revalidating.
-    public var staleWhileRevalidate: Int?
+    package var staleWhileRevalidate: Int?
     /// Request `min-fresh`: the response must stay fresh for at least this long.
-    public var minFresh: Int?
+    package var minFresh: Int?
     /// Request `max-stale`: the client accepts this much staleness; ``unlimited`` when given without a value.
-    public var maxStale: Int?
+    package var maxStale: Int?
     /// Request `only-if-cached`: answer from the cache or fail with 504, never use the network.
-    public var onlyIfCached = false
+    package var onlyIfCached = false
 
     /// The `maxStale` value of a `max-stale` directive written without a number.
-    public static let unlimited = Int.max
+    package static let unlimited = Int.max
 
     /// Creates an empty set of directives.
-    public init() {}
+    package init() {}
 
     /// Parses every `Cache-Control` field line of `fields` (response semantics, no `Pragma`).
-    public init(_ fields: HTTPFields) {
+    package init(_ fields: HTTPFields) {
         self.init(values: fields[values: .cacheControl])
     }
 
     /// Parses one or more raw `Cache-Control` field values.
-    public init(values: [String]) {
+    package init(values: [String]) {
         guard !values.isEmpty else {
             self.init()
             return
@@ -82,7 +82,7 @@ public struct CacheControl: Sendable, Hashable {
     private static let parsed = BoundedMemo<[String], CacheControl>()
 
     /// Parses the directives of a request, honouring `Pragma: no-cache` when no `Cache-Control` is present.
-    public init(request fields: HTTPFields) {
+    package init(request fields: HTTPFields) {
         self.init(fields)
         guard fields[values: .cacheControl].isEmpty, let pragma = HTTPField.Name.pragma else { return }
         let pragmas = FieldList.elements(fields[values: pragma]).map { FieldList.directive($0).name }

@@ -28,7 +28,7 @@ extension CacheRules {
     ///   - stored: the stored response for the request's key (pick it with `selectVariant(for:among:)`), or `nil`.
     ///   - now: the current time.
     /// - Returns: the decision; see ``CacheDecision`` for what the caller does with each case.
-    public func evaluate(request: HTTPRequest, stored: StoredResponse?, now: Date) -> CacheDecision {
+    package func evaluate(request: HTTPRequest, stored: StoredResponse?, now: Date) -> CacheDecision {
         let requestDirectives = CacheControl(request: request.headerFields)
         let decision: CacheDecision
         if let stored {
@@ -45,7 +45,7 @@ extension CacheRules {
 
     /// The index of the variant to use for `request`: the most recent one whose vary selection
     /// matches; a stored part (`206`) only for a request that asks for a range.
-    public func selectVariant(for request: HTTPRequest, among variants: [StoredResponse]) -> Int? {
+    package func selectVariant(for request: HTTPRequest, among variants: [StoredResponse]) -> Int? {
         variants.indices
             .filter { isSelectable(variants[$0], for: request) }
             .max { variants[$0].responseTime < variants[$1].responseTime }
@@ -55,7 +55,7 @@ extension CacheRules {
     ///
     /// Validators already on the request are replaced, so a `304` always refers to the stored
     /// response. Without validators the request is returned unchanged (the server answers in full).
-    public func conditionalRequest(for request: HTTPRequest, stored: StoredResponse) -> HTTPRequest {
+    package func conditionalRequest(for request: HTTPRequest, stored: StoredResponse) -> HTTPRequest {
         var conditional = request
         let storedFields = stored.response.headerFields
         if let etag = storedFields[values: .eTag].first {

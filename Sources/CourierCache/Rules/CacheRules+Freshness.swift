@@ -10,7 +10,7 @@ extension CacheRules {
     /// responses). An `Expires` that is not exactly one IMF-fixdate, RFC 850 or asctime date (such
     /// as `0`, `UTC` instead of `GMT`, or two `Expires` lines) means already expired (RFC 9111
     /// §5.3). A missing or invalid `Date` is replaced by `responseTime`.
-    public func freshnessLifetime(of response: HTTPResponse, responseTime: Date) -> TimeInterval {
+    package func freshnessLifetime(of response: HTTPResponse, responseTime: Date) -> TimeInterval {
         let fields = response.headerFields
         let directives = CacheControl(fields)
         if let maxAge = directives.maxAge { return TimeInterval(maxAge) }
@@ -35,7 +35,7 @@ extension CacheRules {
     /// `Age` is read from its first member only (several lines or a list, RFC 9111 §5.1); when that
     /// is not delta-seconds (`old`, `-5`, `1.5`), the age is unknown and taken as 2^31 seconds, so the
     /// response is never fresh (a choice: an age the cache can't read must not make it look younger).
-    public func currentAge(of stored: StoredResponse, now: Date) -> TimeInterval {
+    package func currentAge(of stored: StoredResponse, now: Date) -> TimeInterval {
         let fields = stored.response.headerFields
         let date = Self.date(of: .date, in: fields) ?? stored.responseTime
         let ageValue = Self.ageValue(of: fields)
@@ -48,17 +48,17 @@ extension CacheRules {
     }
 
     /// How long past its freshness lifetime the stored response is at `now` (0 while fresh).
-    public func staleness(of stored: StoredResponse, now: Date) -> TimeInterval {
+    package func staleness(of stored: StoredResponse, now: Date) -> TimeInterval {
         max(0, currentAge(of: stored, now: now) - freshnessLifetime(of: stored.response, responseTime: stored.responseTime))
     }
 
     /// Whether the stored response is fresh at `now` (lifetime strictly greater than age).
-    public func isFresh(_ stored: StoredResponse, now: Date) -> Bool {
+    package func isFresh(_ stored: StoredResponse, now: Date) -> Bool {
         freshnessLifetime(of: stored.response, responseTime: stored.responseTime) > currentAge(of: stored, now: now)
     }
 
     /// The stored response ready to serve: its `Age` header set to the current age (whole seconds).
-    public func servedResponse(for stored: StoredResponse, now: Date) -> HTTPResponse {
+    package func servedResponse(for stored: StoredResponse, now: Date) -> HTTPResponse {
         var response = stored.response
         let age = currentAge(of: stored, now: now)
         let seconds = age.isFinite ? Int(min(max(0, age), TimeInterval(FieldList.deltaSecondsCap)).rounded(.down)) : 0

@@ -13,7 +13,7 @@ extension CacheRules {
     ///   - head: The response to `HEAD`.
     ///   - stored: A stored `GET` response whose vary selection matches the `HEAD` request.
     ///   - storedBodySize: The stored body's length, when the stored fields have no `Content-Length`.
-    public func outcome(ofHead head: HTTPResponse, for stored: StoredResponse, storedBodySize: Int) -> HeadOutcome {
+    package func outcome(ofHead head: HTTPResponse, for stored: StoredResponse, storedBodySize: Int) -> HeadOutcome {
         guard head.status.code == 200 || head.status.code == 410 else { return .keep }
         let headFields = head.headerFields
         let storedFields = stored.response.headerFields

@@ -9,7 +9,7 @@ extension CacheRules {
     ///
     /// True for an unsafe method (`POST`, `PUT`, `PATCH`, `DELETE`, or any unknown method) with a
     /// non-error status (2xx or 3xx).
-    public func invalidates(method: HTTPRequest.Method, status: HTTPResponse.Status) -> Bool {
+    package func invalidates(method: HTTPRequest.Method, status: HTTPResponse.Status) -> Bool {
         !Self.safeMethods.contains(method) && (200..<400).contains(status.code)
     }
 
@@ -18,7 +18,7 @@ extension CacheRules {
     /// The target URI of `request`, plus the `Location` and `Content-Location` of `response`
     /// resolved against it when they share its origin (scheme, host and port). Empty when
     /// ``invalidates(method:status:)`` is false or the request has no absolute URL.
-    public func invalidationTargets(request: HTTPRequest, response: HTTPResponse) -> [URL] {
+    package func invalidationTargets(request: HTTPRequest, response: HTTPResponse) -> [URL] {
         guard invalidates(method: request.method, status: response.status), let target = request.url else { return [] }
         var targets = [target]
         for name in [HTTPField.Name.location, .contentLocation] {

@@ -11,7 +11,7 @@ extension CacheRules {
     /// Because the entry's request and response times are replaced by the newer response's, a
     /// stored `Date` or `Age` that it does not repeat is dropped (otherwise the old `Date` would age
     /// the refreshed entry instantly). Store the result with the newer response's times.
-    public func merge(stored: HTTPFields, notModified: HTTPFields) -> HTTPFields {
+    package func merge(stored: HTTPFields, notModified: HTTPFields) -> HTTPFields {
         var excluded = Self.unstorableFieldNames(in: notModified)
         excluded.insert("content-length")
         var replaced = Set(notModified.map { $0.name.canonicalName }).subtracting(excluded)

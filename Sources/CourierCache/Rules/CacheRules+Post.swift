@@ -13,7 +13,7 @@ extension CacheRules {
     ///   - request: The request that was sent; anything but `POST` gives `false`.
     ///   - response: Its response.
     ///   - url: The request's absolute URL, to resolve `Content-Location` against.
-    public func isStorableForGET(afterPost request: HTTPRequest, response: HTTPResponse, url: URL) -> Bool {
+    package func isStorableForGET(afterPost request: HTTPRequest, response: HTTPResponse, url: URL) -> Bool {
         guard request.method == .post, response.status.code == 200 || response.status.code == 203 else { return false }
         let fields = response.headerFields
         let directives = CacheControl(fields)

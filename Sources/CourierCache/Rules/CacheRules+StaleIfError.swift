@@ -16,7 +16,7 @@ extension CacheRules {
     ///   - now: the current time.
     ///   - requestDirectives: the request's directives, from ``CacheControl/init(request:)``.
     ///   - extraAllowance: seconds of staleness the app accepts offline; `nil` for none.
-    public func canServeStaleOnError(
+    package func canServeStaleOnError(
         stored: StoredResponse, now: Date, requestDirectives: CacheControl, extraAllowance: TimeInterval?
     ) -> Bool {
         let directives = CacheControl(stored.response.headerFields)

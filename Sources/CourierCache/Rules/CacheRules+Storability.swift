@@ -12,7 +12,7 @@ extension CacheRules {
     /// either a status cacheable by default or explicit permission (`max-age`, `Expires`,
     /// `public`, `private`). `Authorization` on the request is fine for a private cache.
     /// Call ``varySelection(response:request:)`` to get the selection to store with it.
-    public func isStorable(request: HTTPRequest, response: HTTPResponse) -> Bool {
+    package func isStorable(request: HTTPRequest, response: HTTPResponse) -> Bool {
         guard request.method == .get else { return false }
         let status = response.status.code
         guard status >= 200, status != 304 else { return false }
@@ -31,7 +31,7 @@ extension CacheRules {
     /// `no-store` forbids it, except next to `must-understand` on a status in
     /// ``understoodStatuses``: that pair means "store only if you implement this status", which
     /// this cache does. `must-understand` on any other status forbids storing.
-    public func forbidsStoring(status: Int, directives: CacheControl) -> Bool {
+    package func forbidsStoring(status: Int, directives: CacheControl) -> Bool {
         guard directives.mustUnderstand else { return directives.noStore }
         return !Self.understoodStatuses.contains(status)
     }
@@ -39,19 +39,19 @@ extension CacheRules {
     /// The final statuses whose caching rules this cache implements: those RFC 9110 defines, except
     /// `304` (never stored itself) and `416`. A `206` is stored only in the shape described at
     /// ``isStorable(request:response:)``.
-    public static let understoodStatuses: Set<Int> = [
+    package static let understoodStatuses: Set<Int> = [
         200, 201, 202, 203, 204, 205, 206, 300, 301, 302, 303, 307, 308,
         400, 401, 402, 403, 404, 405, 406, 407, 408, 409, 410, 411, 412, 413, 414, 415, 417, 421, 422, 426,
         500, 501, 502, 503, 504, 505,
     ]
 
     /// The vary selection to store with `response`; `nil` when it varies on `*` (never matchable).
-    public func varySelection(response: HTTPResponse, request: HTTPRequest) -> VarySelection? {
+    package func varySelection(response: HTTPResponse, request: HTTPRequest) -> VarySelection? {
         VarySelection(response: response, request: request)
     }
 
     /// Whether `request` carries the header values captured in `selection`.
-    public func varyMatches(_ selection: VarySelection, request: HTTPRequest) -> Bool {
+    package func varyMatches(_ selection: VarySelection, request: HTTPRequest) -> Bool {
         selection.matches(request)
     }
 }

@@ -3,7 +3,7 @@ import HTTPTypes
 extension CacheRules {
     /// Fields that describe one connection, never a stored response (RFC 9111 §3.1): the
     /// hop-by-hop fields and those of the proxy the response came through.
-    public static let hopByHopFieldNames: Set<String> = [
+    package static let hopByHopFieldNames: Set<String> = [
         "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
         "proxy-authenticate", "proxy-authentication-info", "proxy-authorization",
     ]
@@ -14,7 +14,7 @@ extension CacheRules {
     /// by `no-cache="…"` (never served without revalidation, so never kept) and `private="…"`
     /// (a private cache may keep them, but this one drops them: its anonymous partition is shared
     /// by every signed-out call on the device).
-    public func fieldsToStore(_ fields: HTTPFields) -> HTTPFields {
+    package func fieldsToStore(_ fields: HTTPFields) -> HTTPFields {
         let excluded = Self.unstorableFieldNames(in: fields)
         var kept = HTTPFields()
         for field in fields where !excluded.contains(field.name.canonicalName) {

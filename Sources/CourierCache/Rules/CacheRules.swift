@@ -19,5 +19,5 @@ public struct CacheRules: Sendable, Hashable {
 
     /// The status codes that are cacheable by default (RFC 9110 §15.1); a `206` only in the shape
     /// described at ``isStorable(request:response:)``.
-    public static let heuristicallyCacheableStatuses: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
+    package static let heuristicallyCacheableStatuses: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
 }

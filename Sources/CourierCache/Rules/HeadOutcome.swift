@@ -1,7 +1,7 @@
 import HTTPTypes
 
 /// What a response to `HEAD` does to a stored `GET` response of the same URL; see ``CacheRules/outcome(ofHead:for:storedBodySize:)``.
-public enum HeadOutcome: Sendable, Hashable {
+package enum HeadOutcome: Sendable, Hashable {
     /// Replace the stored header fields with these (and the entry's times with the `HEAD`'s); keep the body.
     case update(HTTPFields)
     /// Remove the stored response: the `HEAD` shows it no longer describes the resource.

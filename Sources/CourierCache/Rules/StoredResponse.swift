@@ -4,18 +4,18 @@ import HTTPTypes
 /// What the rules need to know about a stored response: its head, its timing and its vary selection.
 ///
 /// The body is deliberately absent: every rule can be evaluated without loading it.
-public struct StoredResponse: Sendable, Hashable {
+package struct StoredResponse: Sendable, Hashable {
     /// The stored status and header fields.
-    public var response: HTTPResponse
+    package var response: HTTPResponse
     /// When the request that produced the response was sent (RFC 9111 §4.2.3 `request_time`).
-    public var requestTime: Date
+    package var requestTime: Date
     /// When the response was received (RFC 9111 §4.2.3 `response_time`).
-    public var responseTime: Date
+    package var responseTime: Date
     /// The request values the response was selected by; see ``VarySelection``.
-    public var varySelection: VarySelection
+    package var varySelection: VarySelection
 
     /// Creates a stored response description.
-    public init(response: HTTPResponse, requestTime: Date, responseTime: Date, varySelection: VarySelection) {
+    package init(response: HTTPResponse, requestTime: Date, responseTime: Date, varySelection: VarySelection) {
         self.response = response
         self.requestTime = requestTime
         self.responseTime = responseTime

@@ -7,17 +7,17 @@ import HTTPTypes
 /// also lowercased and sorted, since neither their case nor their order changes their meaning). A name in ``names`` without
 /// an entry in ``values`` means the original request did not carry that field, and it then only
 /// matches requests that lack it too.
-public struct VarySelection: Sendable, Hashable, Codable {
+package struct VarySelection: Sendable, Hashable, Codable {
     /// The lowercased, sorted, de-duplicated field names listed by `Vary`.
-    public let names: [String]
+    package let names: [String]
     /// The normalised request values by lowercased name; absent fields have no entry.
-    public let values: [String: String]
+    package let values: [String: String]
 
     /// A selection for a response without `Vary`: it matches every request.
-    public static let none = VarySelection(names: [], values: [:])
+    package static let none = VarySelection(names: [], values: [:])
 
     /// Creates a selection from names and values (names are lowercased; values kept as given).
-    public init(names: [String], values: [String: String]) {
+    package init(names: [String], values: [String: String]) {
         let lowered = Set(names.map { $0.lowercased() })
         self.names = lowered.sorted()
         var filtered: [String: String] = [:]
@@ -31,7 +31,7 @@ public struct VarySelection: Sendable, Hashable, Codable {
     ///
     /// Returns `nil` when the response varies on `*` or on a malformed field name: such a
     /// response can never be matched and must not be stored.
-    public init?(response: HTTPResponse, request: HTTPRequest) {
+    package init?(response: HTTPResponse, request: HTTPRequest) {
         guard let names = Self.varyNames(of: response.headerFields) else { return nil }
         var values: [String: String] = [:]
         for name in names {
@@ -44,7 +44,7 @@ public struct VarySelection: Sendable, Hashable, Codable {
     }
 
     /// Whether `request` carries the same (normalised) values as the request this selection captured.
-    public func matches(_ request: HTTPRequest) -> Bool {
+    package func matches(_ request: HTTPRequest) -> Bool {
         for name in names {
             guard let fieldName = HTTPField.Name(name) else { return false }
             if Self.normalizedValue(of: fieldName, in: request.headerFields) != values[name] { return false }
@@ -53,12 +53,12 @@ public struct VarySelection: Sendable, Hashable, Codable {
     }
 
     /// A stable text form (sorted names, `name=value` lines) used as a database key.
-    public var canonicalKey: String {
+    package var canonicalKey: String {
         names.map { name in values[name].map { "\(name)=\($0)" } ?? name }.joined(separator: "\n")
     }
 
     /// The lowercased names in the `Vary` fields of `fields`; `nil` for `Vary: *` or a malformed name.
-    public static func varyNames(of fields: HTTPFields) -> [String]? {
+    package static func varyNames(of fields: HTTPFields) -> [String]? {
         var names: Set<String> = []
         for element in FieldList.elements(fields[values: .vary]) {
             if element == "*" { return nil }

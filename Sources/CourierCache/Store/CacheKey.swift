@@ -4,28 +4,28 @@ import HTTPTypes
 /// Identifies the stored responses of one resource: method, full URL (query included) and user partition.
 ///
 /// Variants of the same key are told apart by their ``VarySelection``.
-public struct CacheKey: Sendable, Hashable {
+package struct CacheKey: Sendable, Hashable {
     /// The request method, e.g. `GET`.
-    public var method: String
+    package var method: String
     /// The normalised absolute URL including the query (see ``normalizedURL(_:)``).
-    public var url: String
+    package var url: String
     /// The identity of the user the response belongs to; `""` for anonymous requests.
-    public var partition: String
+    package var partition: String
 
     /// Creates a key from a URL, normalising it with ``normalizedURL(_:)``.
-    public init(method: String = "GET", url: URL, partition: String = "") {
+    package init(method: String = "GET", url: URL, partition: String = "") {
         self.init(method: method, normalizedURL: Self.normalizedURL(url), partition: partition)
     }
 
     /// Creates a key from an already normalised URL string, used verbatim.
-    public init(method: String = "GET", normalizedURL: String, partition: String = "") {
+    package init(method: String = "GET", normalizedURL: String, partition: String = "") {
         self.method = method
         self.url = normalizedURL
         self.partition = partition
     }
 
     /// Creates a key for a request; `nil` when the request has no absolute URL (scheme and authority).
-    public init?(request: HTTPRequest, partition: String = "") {
+    package init?(request: HTTPRequest, partition: String = "") {
         guard let url = request.url else { return nil }
         self.init(method: request.method.rawValue, url: url, partition: partition)
     }
@@ -34,7 +34,7 @@ public struct CacheKey: Sendable, Hashable {
     ///
     /// Remembered for the URLs seen lately: every cached call needs its key, and `URLComponents`
     /// costs more than the rest of a fresh hit.
-    public static func normalizedURL(string: String) -> String? {
+    package static func normalizedURL(string: String) -> String? {
         normalized.value(for: string) { string in URL(string: string).map(normalizedURL) }
     }
 
@@ -42,7 +42,7 @@ public struct CacheKey: Sendable, Hashable {
 
     /// Normalises a URL for use as a key: scheme and host lowercased, default port (80/443)
     /// dropped, empty path made `/`, fragment removed; path and query kept byte for byte, in order.
-    public static func normalizedURL(_ url: URL) -> String {
+    package static func normalizedURL(_ url: URL) -> String {
         guard var components = URLComponents(url: url.absoluteURL, resolvingAgainstBaseURL: true) else {
             return url.absoluteString
         }

@@ -1,7 +1,7 @@
 /// Counters and size of a ``CacheStore``.
 ///
 /// `hits`, `misses` and `evictions` count since this `CacheStore` instance was created (hits and
-/// misses are reported by the caller through ``CacheStore/recordHit()`` and ``CacheStore/recordMiss()``);
+/// misses are counted by ``HTTPCache``);
 /// `entryCount` and `totalBytes` describe the database file, whichever process wrote it.
 public struct CacheStatistics: Sendable, Hashable {
     /// Requests answered from the cache, as reported by the caller.

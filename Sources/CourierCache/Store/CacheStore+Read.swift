@@ -6,7 +6,7 @@ extension CacheStore {
     ///
     /// Rows that fail to decode (a damaged or foreign file) are skipped, never trapped on.
     /// Pick the variant with `CacheRules.selectVariant(for:among:)`.
-    public func variants(for key: CacheKey) async throws -> [CachedMetadata] {
+    package func variants(for key: CacheKey) async throws -> [CachedMetadata] {
         try await read("variants") { db in
             try Row.fetchAll(
                 db,
@@ -18,7 +18,7 @@ extension CacheStore {
 
     /// The variant `select` picks among the stored variants of `key`, in one read, with its body
     /// when that is at most `inlineBodyLimit` bytes (larger bodies stay on disk until asked for).
-    public func lookup(
+    package func lookup(
         _ key: CacheKey,
         inlineBodyLimit: Int = 64 * 1024,
         select: @escaping @Sendable ([CachedMetadata]) -> CachedMetadata?
@@ -45,7 +45,7 @@ extension CacheStore {
     }
 
     /// The body of a variant; `nil` when the variant has been replaced or removed since `entry` was read.
-    public func body(for entry: CachedMetadata) async throws -> Data? {
+    package func body(for entry: CachedMetadata) async throws -> Data? {
         try await read("body") { db in
             // Matched on the key too, not the id alone: after a damaged file is replaced, ids start
             // over, and an id read before must not reach another URL's or another user's body.
@@ -62,7 +62,7 @@ extension CacheStore {
     }
 
     /// Every stored variant of every method for `url` in `partition`, metadata only.
-    public func variants(url: URL, partition: String) async throws -> [CachedMetadata] {
+    package func variants(url: URL, partition: String) async throws -> [CachedMetadata] {
         let normalized = CacheKey.normalizedURL(url)
         return try await read("variants") { db in
             try Row.fetchAll(

@@ -4,14 +4,14 @@ import GRDB
 extension CacheStore {
     /// Removes every variant of `key`; returns how many.
     @discardableResult
-    public func remove(_ key: CacheKey) async throws -> Int {
+    package func remove(_ key: CacheKey) async throws -> Int {
         try await delete(
             "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ?", [key.partition, key.url, key.method])
     }
 
     /// Removes one variant; `false` when it was already replaced or removed.
     @discardableResult
-    public func remove(_ entry: CachedMetadata) async throws -> Bool {
+    package func remove(_ entry: CachedMetadata) async throws -> Bool {
         // Matched on the key too: after a damaged file is replaced, ids start over.
         try await delete(
             "DELETE FROM entry WHERE id = ? AND partitionKey = ? AND url = ? AND method = ?",
@@ -20,9 +20,9 @@ extension CacheStore {
 
     /// Removes every method and variant stored for `url` (normalised) in `partition`; returns how many.
     ///
-    /// Use it with ``CacheRules/invalidationTargets(request:response:)`` after an unsafe request.
+    /// Use it with `CacheRules.invalidationTargets(request:response:)` after an unsafe request.
     @discardableResult
-    public func remove(url: URL, partition: String) async throws -> Int {
+    package func remove(url: URL, partition: String) async throws -> Int {
         try await delete("DELETE FROM entry WHERE partitionKey = ? AND url = ?", [partition, CacheKey.normalizedURL(url)])
     }
 
@@ -34,7 +34,7 @@ extension CacheStore {
 
     /// Removes everything stored for one user (e.g. on logout); returns how many variants.
     @discardableResult
-    public func removeAll(partition: String) async throws -> Int {
+    package func removeAll(partition: String) async throws -> Int {
         try await delete("DELETE FROM entry WHERE partitionKey = ?", [partition])
     }
 

@@ -15,7 +15,7 @@ extension CacheStore {
     /// - Returns: the stored variant's metadata, or `nil` when it was too large to store.
     /// - Throws: `CacheStoreError.invalidStatus` for a status outside `100...999`, or a database error.
     @discardableResult
-    public func store(
+    package func store(
         key: CacheKey, varySelection: VarySelection, status: Int, headers: HTTPFields, body: Data,
         requestTime: Date, responseTime: Date
     ) async throws -> CachedMetadata? {
@@ -68,7 +68,7 @@ extension CacheStore {
     /// Pass the result of ``CacheRules/merge(stored:notModified:)`` and the 304's request and
     /// response times. - Returns: `false` when the variant no longer exists.
     @discardableResult
-    public func updateHeaders(
+    package func updateHeaders(
         of entry: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date
     ) async throws -> Bool {
         let headerData = try HeaderCoding.encode(headers)
@@ -96,7 +96,7 @@ extension CacheStore {
     /// A hit must not pay for a write transaction, so uses are collected in memory and written in
     /// one transaction: before the next store (so eviction sees them) or once
     /// 64 uses have piled up.
-    public func touch(_ entry: CachedMetadata) async {
+    package func touch(_ entry: CachedMetadata) async {
         guard pendingTouches.record(entry.id) else { return }
         do {
             try await write("touch") { db in try self.flushTouches(db) }

@@ -6,7 +6,7 @@ import Logging
 /// The persistent HTTP cache storage: one SQLite file in WAL mode, metadata and bodies in separate tables.
 ///
 /// All methods are `async` and run on GRDB's own queues, never blocking the cooperative thread
-/// pool. Reading metadata (``variants(for:)``) never loads a body; ``body(for:)`` does, on demand.
+/// pool. Reading metadata (`variants(for:)`) never loads a body; `body(for:)` does, on demand.
 /// Writing a variant stores its metadata and body in one transaction, then evicts the least
 /// recently used variants while the total size exceeds ``maximumSize``. Several `CacheStore`
 /// instances — in one process or several — may share the file (WAL, 5 s busy timeout).
@@ -95,10 +95,10 @@ public final class CacheStore: Sendable {
     }
 
     /// Records that a request was answered from the cache.
-    public func recordHit() { counters.add(hits: 1) }
+    package func recordHit() { counters.add(hits: 1) }
 
     /// Records that a request could not be answered from the cache.
-    public func recordMiss() { counters.add(misses: 1) }
+    package func recordMiss() { counters.add(misses: 1) }
 
     /// The counters of this instance and the current size of the database.
     public func statistics() async throws -> CacheStatistics {

@@ -2,30 +2,30 @@ import Foundation
 import HTTPTypes
 
 /// One stored variant without its body: everything needed to decide freshness and to serve headers.
-public struct CachedMetadata: Sendable, Hashable {
+package struct CachedMetadata: Sendable, Hashable {
     /// The database row id; a replaced variant gets a new id, so a stale snapshot never reads a newer body.
-    public let id: Int64
+    package let id: Int64
     /// The key the variant is stored under.
-    public let key: CacheKey
+    package let key: CacheKey
     /// The request header values the variant was selected by.
-    public let varySelection: VarySelection
+    package let varySelection: VarySelection
     /// The stored status code.
-    public let status: Int
+    package let status: Int
     /// The stored response header fields, in order, duplicates kept.
-    public let headers: HTTPFields
+    package let headers: HTTPFields
     /// When the request that produced the response was sent.
-    public let requestTime: Date
+    package let requestTime: Date
     /// When the response was received (or last revalidated).
-    public let responseTime: Date
+    package let responseTime: Date
     /// The body length in bytes.
-    public let bodySize: Int
+    package let bodySize: Int
     /// When the variant was written.
-    public let storedAt: Date
+    package let storedAt: Date
     /// When the variant was last stored, touched or revalidated.
-    public let lastAccess: Date
+    package let lastAccess: Date
 
     /// Creates a metadata snapshot (the store creates these; tests and adapters may too).
-    public init(
+    package init(
         id: Int64, key: CacheKey, varySelection: VarySelection, status: Int, headers: HTTPFields,
         requestTime: Date, responseTime: Date, bodySize: Int, storedAt: Date, lastAccess: Date
     ) {
@@ -45,20 +45,20 @@ public struct CachedMetadata: Sendable, Hashable {
     ///
     /// A status outside `100...999` (only possible through a hand-built value; the store refuses
     /// them) is reported as `502` rather than trapping in `HTTPResponse.Status`.
-    public var response: HTTPResponse {
+    package var response: HTTPResponse {
         let code = (100...999).contains(status) ? status : 502
         return HTTPResponse(status: .init(code: code), headerFields: headers)
     }
 
     /// The view of this variant that ``CacheRules`` evaluates.
-    public var storedResponse: StoredResponse {
+    package var storedResponse: StoredResponse {
         StoredResponse(response: response, requestTime: requestTime, responseTime: responseTime, varySelection: varySelection)
     }
 }
 
 extension CacheRules {
     /// The variant to use for `request`: the most recent one whose vary selection matches; `nil` when none does.
-    public func selectVariant(for request: HTTPRequest, among variants: [CachedMetadata]) -> CachedMetadata? {
+    package func selectVariant(for request: HTTPRequest, among variants: [CachedMetadata]) -> CachedMetadata? {
         selectVariant(for: request, among: variants.map(\.storedResponse)).map { variants[$0] }
     }
 }
