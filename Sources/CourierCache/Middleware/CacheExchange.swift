@@ -234,11 +234,12 @@ struct CacheExchange: Sendable {
         }
         // Within the client's limit: past it the client would fail the call anyway.
         let bytes = try await collectBody(body, limit: RequestContext.current?.maximumBodySize ?? Self.bodyLimit)
-        let stored = try? await store.store(
+        // Written by the store's writer after the caller has its answer; reads see it at once.
+        let accepted = await store.enqueue(
             key: key, varySelection: selection, status: response.status.code, headers: rules.fieldsToStore(response.headerFields),
             body: bytes, requestTime: requestTime, responseTime: cache.clock
         )
-        if stored != nil { Telemetry.current.count(MetricName.cacheStored, []) }
+        if accepted { Telemetry.current.count(MetricName.cacheStored, []) }
         return (response, HTTPBody(bytes))
     }
 
