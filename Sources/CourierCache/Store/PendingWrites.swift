@@ -22,6 +22,8 @@ final class PendingWrites: Sendable {
 
     private struct State {
         var queue: [Write] = []
+        /// How many queued writes each key has, so a read of another key costs one hash lookup.
+        var keys: [CacheKey: Int] = [:]
         var bytes = 0
         var nextID: Int64 = -1
         var committed: [Int64: Int64] = [:]
@@ -44,6 +46,7 @@ final class PendingWrites: Sendable {
     func append(_ write: Write) -> (pendingBytes: Int, startWriter: Bool) {
         state.withLock { state in
             state.queue.append(write)
+            state.keys[write.metadata.key, default: 0] += 1
             state.bytes += write.bytes
             defer { state.scheduled = true }
             return (state.bytes, !state.scheduled)
@@ -70,6 +73,10 @@ final class PendingWrites: Sendable {
     /// Removes a batch from the queue after it committed (with the row ids it got) or failed (`ids` empty).
     func finish(_ batch: [Write], ids: [Int64]) {
         state.withLock { state in
+            for write in state.queue.prefix(batch.count) {
+                let remaining = (state.keys[write.metadata.key] ?? 1) - 1
+                state.keys[write.metadata.key] = remaining > 0 ? remaining : nil
+            }
             state.queue.removeFirst(min(batch.count, state.queue.count))
             state.bytes -= batch.reduce(0) { $0 + $1.bytes }
             if state.committed.count + ids.count > Self.committedCapacity { state.committed.removeAll(keepingCapacity: true) }
@@ -80,7 +87,7 @@ final class PendingWrites: Sendable {
     /// The pending variants of `key`, oldest first.
     func variants(for key: CacheKey) -> [Write] {
         state.withLock { state in
-            state.queue.isEmpty ? [] : state.queue.filter { $0.metadata.key == key }
+            state.keys[key] == nil ? [] : state.queue.filter { $0.metadata.key == key }
         }
     }
 
