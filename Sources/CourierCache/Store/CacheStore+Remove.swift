@@ -13,7 +13,7 @@ extension CacheStore {
     @discardableResult
     public func remove(_ entry: CachedMetadata) async throws -> Bool {
         // Matched on the key too: after a damaged file is replaced, ids start over.
-        await flush()
+        await flushResponses()
         guard let id = pending.rowID(for: entry.id) else { return false }
         return try await delete(
             "DELETE FROM entry WHERE id = ? AND partitionKey = ? AND url = ? AND method = ?",
@@ -56,7 +56,7 @@ extension CacheStore {
 
     /// Runs a delete after everything pending is written, so a removal always follows the stores before it.
     private func delete(_ sql: String, _ arguments: StatementArguments) async throws -> Int {
-        await flush()
+        await flushResponses()
         hot.invalidate()
         defer { hot.invalidate() }
         return try await write("remove") { db in

@@ -35,7 +35,7 @@ extension CacheStore {
         let row = PendingWrites.Write(
             metadata: draft, body: body, varyData: varyData, headerData: headerData, metaSize: metaSize, telemetry: Telemetry.current)
         // Responses accepted earlier go first, so this newer one is never overwritten by them.
-        await flush()
+        await flushResponses()
         hot.invalidate()
         defer { hot.invalidate() }
         let (id, evicted) = try await write("store") { db -> (Int64?, Eviction) in
@@ -72,7 +72,7 @@ extension CacheStore {
         let headerData = HeaderCoding.encode(headers)
         let metaSize = Self.metadataSize(key: entry.key, varySelection: entry.varySelection, headers: headers)
         let now = Date().timeIntervalSince1970
-        await flush()
+        await flushResponses()
         guard let id = pending.rowID(for: entry.id) else { return false }
         hot.invalidate()
         defer { hot.invalidate() }

@@ -44,6 +44,17 @@ extension CacheStore {
     /// Writes everything pending now; returns when it is committed (or has failed and been logged).
     public func flush() async {
         guard !pending.isEmpty || pendingTouches.hasAny else { return }
+        await runOnWriter()
+    }
+
+    /// Writes the pending responses (not the recorded uses, which no operation must follow), so
+    /// that a removal or a direct store comes after the responses accepted before it.
+    func flushResponses() async {
+        guard !pending.isEmpty else { return }
+        await runOnWriter()
+    }
+
+    private func runOnWriter() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             writerQueue.async {
                 self.drain()
