@@ -187,7 +187,7 @@ struct CacheExchange: Sendable {
     /// The stored response with its body, or nil when the body is gone.
     private func serve(_ hit: Hit, as source: ResponseSource) async throws -> (HTTPResponse, HTTPBody?)? {
         guard let bytes = try? await hit.loadBody(from: store) else { return nil }
-        await store.touch(hit.metadata)
+        await store.recordUse(of: hit.metadata)
         store.recordHit()
         report?.source = source
         return (rules.servedResponse(for: hit.metadata.storedResponse, now: cache.clock), HTTPBody(bytes))

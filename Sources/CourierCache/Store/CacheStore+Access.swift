@@ -37,10 +37,10 @@ extension CacheStore {
         }
     }
 
-    /// Reads on the calling thread, without a transaction: for one statement, which SQLite runs
-    /// on one snapshot. In WAL mode a read never waits for a writer.
+    /// Reads on the calling thread, in one read transaction (GRDB's schema check and the query
+    /// share its snapshot and its WAL read lock). In WAL mode a read never waits for a writer.
     func readNow<T>(_ operation: String, _ value: (Database) throws -> T) throws -> T {
-        try accessNow(operation) { try $0.unsafeRead(value) }
+        try accessNow(operation) { try $0.read(value) }
     }
 
     private func currentWriter() throws -> any DatabaseWriter {

@@ -17,6 +17,9 @@ extension CacheStore {
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // 8 MiB of pages per connection (SQLite's default is 2 MiB): the index and the
+            // recently read rows of a large cache stay in memory instead of a read call per page.
+            try db.execute(sql: "PRAGMA cache_size = -8192")
         }
         return configuration
     }

@@ -101,6 +101,17 @@ extension CacheStore {
         startWriterForTouches()
     }
 
+    /// Marks a variant served from the cache as used, unless its recorded use is younger than
+    /// ``useGranularity``: eviction orders entries by use to the minute, and a hit on an entry
+    /// used (or stored) within the last minute costs no write at all.
+    func recordUse(of entry: CachedMetadata) async {
+        guard Date().timeIntervalSince(entry.lastAccess) >= Self.useGranularity else { return }
+        await touch(entry)
+    }
+
+    /// How recent a recorded use may be for a hit not to record another (see ``recordUse(of:)``).
+    static let useGranularity: TimeInterval = 60
+
     /// Writes the collected uses, in order, as the most recent accesses.
     func flushTouches(_ db: Database) throws {
         let ids = pendingTouches.drain()
