@@ -110,7 +110,6 @@ struct Macro: AsyncParsableCommand {
         print("Courier benchmark · \(runSummary(report))")
         print("medians of \(rounds) interleaved rounds; ×raw = median of per-round ratios to the raw transport in this run\n")
         print(consoleTable(results))
-        let cacheLines = cacheSummary(results)
         if !cacheLines.isEmpty { print("\nCache, per call:\n" + cacheLines.joined(separator: "\n")) }
         if let micro {
             print("\n" + microTable(micro))

@@ -196,11 +196,11 @@ struct Subjects {
         breakdown = Breakdown(http: http, session: session, baseURL: baseURL)
         courierCache = Self.courier("Courier+HTTPCache memo hit", baseline: "raw AHC", cached)
 
-        let store = try CacheStore(fileURL: cacheDirectory.appendingPathComponent("store.sqlite"), maximumSize: 200 << 20)
+        let hitStore = try CacheStore(fileURL: cacheDirectory.appendingPathComponent("store.sqlite"), maximumSize: 200 << 20)
         let storeClient = Client(
-            baseURL: baseURL, transport: AsyncHTTPClientTransport(client: http), middlewares: [HTTPCache(store: store)]
+            baseURL: baseURL, transport: AsyncHTTPClientTransport(client: http), middlewares: [HTTPCache(store: hitStore)]
         ) { $0.cachePolicy = .followHTTP }
-        self.store = store
+        self.store = hitStore
         self.storeClient = storeClient
         courierStoreHit = .feedOnly("Courier+HTTPCache hit from the store", baseline: "raw AHC") { name, n in
             _ = try await storeClient.send(FeedEndpoint(name: name, n: n))
@@ -208,7 +208,7 @@ struct Subjects {
         let keyBase = baseURL.absoluteString(appendingRequestPath: Fixtures.cachedPath)
         storeLookup = .feedOnly("CacheStore.lookup alone (no client)", baseline: "raw AHC") { name, n in
             let key = CacheKey(method: "GET", normalizedURL: "\(keyBase)?\(name)=\(n)")
-            guard try await store.lookup(key, select: { $0.last }) != nil else { throw BenchError("no stored entry for \(key.url)") }
+            guard try await hitStore.lookup(key, select: { $0.last }) != nil else { throw BenchError("no stored entry for \(key.url)") }
         }
         let missStore = try CacheStore(fileURL: cacheDirectory.appendingPathComponent("miss.sqlite"), maximumSize: 200 << 20)
         let missClient = Client(
@@ -263,8 +263,9 @@ extension Subjects {
     /// miss and a store), writes them, and checks that one is then answered from the cache.
     func fillStore(log: (String) -> Void) async throws {
         let started = ContinuousClock.now
+        let client = storeClient
         try await runConcurrently(count: Self.storeKeys, width: 8) { n in
-            _ = try await storeClient.send(FeedEndpoint(name: "k", n: n))
+            _ = try await client.send(FeedEndpoint(name: "k", n: n))
         }
         await store.flush()
         let statistics = try await store.statistics()
@@ -281,5 +282,4 @@ extension Subjects {
 /// repeating, so consecutive hits are far apart and the one-second memo (512 keys) never holds one.
 func spreadKey(_ index: Int) -> Int {
     (index &* 7919) % Subjects.storeKeys
-}
 }
