@@ -185,4 +185,17 @@ import Testing
             #expect(store.pending.size.count == 0, "the call returned once its response was written")
         }
     }
+
+    @Test func aHitOnAnEntryUsedWithinTheMinuteRecordsNoUse() async throws {
+        let store = try CacheStore.inMemory(maximumSize: 1 << 20)
+        let stored = try #require(try await StoreFixtures.put(store, StoreFixtures.key("a"), body: Data("a".utf8)))
+        await store.recordUse(of: stored)
+        #expect(!store.pendingTouches.hasAny, "stored just now: no write")
+        let usedLongAgo = CachedMetadata(
+            id: stored.id, key: stored.key, varySelection: stored.varySelection, status: stored.status, headers: stored.headers,
+            requestTime: stored.requestTime, responseTime: stored.responseTime, bodySize: stored.bodySize,
+            storedAt: stored.storedAt, lastAccess: stored.lastAccess.addingTimeInterval(-2 * CacheStore.useGranularity))
+        await store.recordUse(of: usedLongAgo)
+        #expect(store.pendingTouches.hasAny)
+    }
 }
