@@ -89,9 +89,14 @@ extension CacheStore {
     }
 
     private func startWriter() {
-        // The block holds the store until everything pending is written: a released store still flushes.
-        writerQueue.async { self.drain() }
+        // Started a moment later, so responses that arrive together share a transaction and a
+        // wake-up of the writer's thread. The block holds the store until everything pending is
+        // written: a released store still flushes.
+        writerQueue.asyncAfter(deadline: .now() + Self.writerDelay) { self.drain() }
     }
+
+    /// How long the writer waits for more responses before it commits.
+    static let writerDelay: DispatchTimeInterval = .milliseconds(20)
 
     /// Commits pending writes in batches until none is left. Runs on ``writerQueue``.
     func drain() {
