@@ -88,6 +88,7 @@ public final class CacheStore: Sendable {
         OpenStores.shared.remove(self)
     }
 
+    /// The default logger: silent.
     static let silentLogger = Logger(label: "courier.cache", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// The store at `fileURL`, or — when that file can't be opened — one in memory for this run, or
