@@ -25,7 +25,7 @@ struct Macro: AsyncParsableCommand {
     @Option(help: "Cache hits (and raw network GETs) per round.")
     var cacheRequests = 3000
 
-    @Option(help: "Run only these scenarios (comma-separated: sequential,concurrent,large,post,cache,cache-bytes).")
+    @Option(help: "Run only these scenarios (comma-separated: sequential,concurrent,large,post,cache,cache-store,cache-miss,cache-bytes).")
     var only: String?
 
     @Option(help: "Run only these clients (comma-separated names as in the table, e.g. 'raw AHC,Courier/AHC'); for profiling one client.")
@@ -101,6 +101,8 @@ struct Macro: AsyncParsableCommand {
         try svgChart(of: report).write(to: directory.appendingPathComponent("chart.svg"), atomically: true, encoding: .utf8)
         var markdown = "Run \(report.date) · \(report.machine.cores) cores · Swift \(report.machine.swift) · \(report.machine.os) · server: \(server.kind) · `\(commandLine)`\n\n"
         markdown += markdownTable(results) + "\n"
+        let cacheLines = cacheSummary(results)
+        if !cacheLines.isEmpty { markdown += "\n" + cacheLines.map { "- " + $0 }.joined(separator: "\n") + "\n" }
         if let micro { markdown += "\n" + microMarkdown(micro) + "\n\n" + microLines.map { "- " + $0 }.joined(separator: "\n") + "\n" }
         markdown += "\nTargets:\n\n" + checks.map { "- \($0.met ? "✓" : "✗") \($0.target): \($0.measured)" }.joined(separator: "\n") + "\n"
         try markdown.write(to: directory.appendingPathComponent("results.md"), atomically: true, encoding: .utf8)
@@ -108,6 +110,7 @@ struct Macro: AsyncParsableCommand {
         print("Courier benchmark · \(runSummary(report))")
         print("medians of \(rounds) interleaved rounds; ×raw = median of per-round ratios to the raw transport in this run\n")
         print(consoleTable(results))
+        if !cacheLines.isEmpty { print("\nCache, per call:\n" + cacheLines.joined(separator: "\n")) }
         if let micro {
             print("\n" + microTable(micro))
             for line in microLines { print(line) }

@@ -26,6 +26,15 @@ struct CachedBytesEndpoint: Endpoint {
     var path: EndpointPath { "/cached.json" }
 }
 
+/// The cached resource under one of many URLs (`/cached.json?<name>=<n>`): every URL its own cache entry.
+struct FeedEndpoint: Endpoint {
+    typealias Response = CachedFeed
+    var name: String
+    var n: Int
+    var path: EndpointPath { "/cached.json" }
+    var query: Parameters { [name: n] }
+}
+
 struct PostEndpoint: Endpoint {
     typealias Response = PostAnswer
     var method: HTTPRequest.Method { .post }

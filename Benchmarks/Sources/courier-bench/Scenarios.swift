@@ -8,6 +8,8 @@ struct Scenario: Sendable {
     var width: Int
     var subjects: [Subject]
     var operation: @Sendable (Subject, Int) async throws -> Void
+    /// Runs once before the warm-up (e.g. fills a cache).
+    var prepare: (@Sendable () async throws -> Void)? = nil
 
     func run(_ subject: Subject, requests count: Int? = nil) async throws {
         try await run(subject, range: 0..<(count ?? requests))
@@ -61,13 +63,44 @@ func macroScenarios(_ subjects: Subjects, sizes: MacroSizes) -> [Scenario] {
             subjects: all, operation: { subject, _ in try await subject.post() }
         ),
         Scenario(
-            id: "cache", title: "2 KB fresh cache hit vs network (×\(sizes.cacheRequests))", requests: sizes.cacheRequests, width: 1,
+            id: "cache", title: "2 KB cache hit from the in-memory memo (one URL) vs network (×\(sizes.cacheRequests))",
+            requests: sizes.cacheRequests, width: 1,
             subjects: rawAHC + [subjects.courierCache], operation: { subject, _ in try await subject.getCached() }
         ),
         Scenario(
-            id: "cache-bytes", title: "2 KB fresh cache hit vs network, bytes only (×\(sizes.cacheRequests))",
+            id: "cache-store",
+            title: "2 KB cache hit from the store, \(Subjects.storeKeys) distinct URLs vs network (×\(sizes.cacheRequests))",
+            requests: sizes.cacheRequests, width: 1,
+            subjects: rawAHC + [subjects.courierStoreHit, subjects.storeLookup],
+            operation: { subject, index in try await subject.getFeed("k", spreadKey(index)) },
+            prepare: { try await subjects.fillStore(log: log) }
+        ),
+        Scenario(
+            id: "cache-miss", title: "2 KB miss + store, a new URL each call, vs the call without cache (×\(sizes.cacheRequests))",
+            requests: sizes.cacheRequests, width: 1,
+            subjects: rawAHC + [subjects.courierAHC, subjects.courierMissAndStore],
+            operation: { subject, _ in try await subject.getFeed("m", missCounter.next()) }
+        ),
+        Scenario(
+            id: "cache-bytes", title: "2 KB memo hit (one URL) vs network, bytes only (×\(sizes.cacheRequests))",
             requests: sizes.cacheRequests, width: 1,
             subjects: rawAHC + [subjects.courierCache], operation: { subject, _ in try await subject.getCachedBytes() }
         ),
     ]
+}
+
+/// Numbers for the miss scenario: unique across subjects, blocks and rounds, so no call repeats a URL.
+let missCounter = Counter()
+
+// @unchecked: `value` is only read and written while `lock` is held.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
+    }
 }

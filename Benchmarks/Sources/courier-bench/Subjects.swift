@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
-import CourierCache
+@_spi(Benchmarks) import CourierCache
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -21,6 +21,17 @@ struct Subject: Sendable {
     var getCached: @Sendable () async throws -> Void
     /// The cached resource's bytes, not decoded.
     var getCachedBytes: @Sendable () async throws -> Void
+    /// `GET /cached.json?<name>=<number>`, decoded: one of many distinct URLs of the cached resource.
+    var getFeed: @Sendable (String, Int) async throws -> Void = { _, _ in throw BenchError("this client has no getFeed") }
+
+    /// A subject that only takes part in the scenarios over many cached URLs.
+    static func feedOnly(_ name: String, baseline: String, getFeed: @escaping @Sendable (String, Int) async throws -> Void) -> Subject {
+        let elsewhere: @Sendable () async throws -> Void = { throw BenchError("\(name) runs only in the cache-store scenarios") }
+        return Subject(
+            name: name, baseline: baseline, getSmall: { _ in try await elsewhere() }, getLarge: elsewhere, post: elsewhere,
+            getCached: elsewhere, getCachedBytes: elsewhere, getFeed: getFeed
+        )
+    }
 }
 
 /// Raw AsyncHTTPClient: what an app would write by hand (request, collect, JSONDecoder).
@@ -112,9 +123,21 @@ struct Subjects {
     let courierAHCTelemetry: Subject
     let rawURLSession: Subject
     let courierURLSession: Subject
-    /// Courier over AHC with HTTPCache (`.followHTTP`, on-disk store): every GET of the cached path is a fresh hit.
+    /// Courier over AHC with HTTPCache (`.followHTTP`, on-disk store): every GET of the one cached
+    /// URL is a fresh hit answered by the store's one-second in-memory memo.
     let courierCache: Subject
     let cacheClient: Client
+    /// Courier over AHC with HTTPCache on a store filled with ``storeKeys`` distinct URLs: hits
+    /// spread over all of them, so the memo never has the entry and SQLite answers.
+    let courierStoreHit: Subject
+    /// `CacheStore.lookup` alone on the same store and keys: the store's own share of a hit.
+    let storeLookup: Subject
+    /// Courier over AHC with HTTPCache where every call is a new URL: the network, then the store's write.
+    let courierMissAndStore: Subject
+    let storeClient: Client
+    let store: CacheStore
+    /// How many distinct URLs the store-hit scenario fills the cache with.
+    static let storeKeys = 20_000
     /// Partial Courier stacks between each raw transport and Courier over it (`--breakdown`).
     let breakdown: Breakdown
     private let cacheDirectory: URL
@@ -171,7 +194,31 @@ struct Subjects {
         ) { $0.cachePolicy = .followHTTP }
         cacheClient = cached
         breakdown = Breakdown(http: http, session: session, baseURL: baseURL)
-        courierCache = Self.courier("Courier+HTTPCache hit", baseline: "raw AHC", cached)
+        courierCache = Self.courier("Courier+HTTPCache memo hit", baseline: "raw AHC", cached)
+
+        let hitStore = try CacheStore(fileURL: cacheDirectory.appendingPathComponent("store.sqlite"), maximumSize: 200 << 20)
+        let storeClient = Client(
+            baseURL: baseURL, transport: AsyncHTTPClientTransport(client: http), middlewares: [HTTPCache(store: hitStore)]
+        ) { $0.cachePolicy = .followHTTP }
+        self.store = hitStore
+        self.storeClient = storeClient
+        courierStoreHit = .feedOnly("Courier+HTTPCache hit from the store", baseline: "raw AHC") { name, n in
+            _ = try await storeClient.send(FeedEndpoint(name: name, n: n))
+        }
+        // The bench's base URL has no path of its own, so the cached path follows its origin.
+        let origin = baseURL.absoluteString
+        let keyBase = (origin.hasSuffix("/") ? String(origin.dropLast()) : origin) + Fixtures.cachedPath
+        storeLookup = .feedOnly("CacheStore.lookup alone (no client)", baseline: "raw AHC") { name, n in
+            let url = "\(keyBase)?\(name)=\(n)"
+            guard try await hitStore.hasStoredResponse(forGET: url) else { throw BenchError("no stored entry for \(url)") }
+        }
+        let missStore = try CacheStore(fileURL: cacheDirectory.appendingPathComponent("miss.sqlite"), maximumSize: 200 << 20)
+        let missClient = Client(
+            baseURL: baseURL, transport: AsyncHTTPClientTransport(client: http), middlewares: [HTTPCache(store: missStore)]
+        ) { $0.cachePolicy = .followHTTP }
+        courierMissAndStore = .feedOnly("Courier+HTTPCache miss + store", baseline: "Courier/AHC") { name, n in
+            _ = try await missClient.send(FeedEndpoint(name: name, n: n))
+        }
     }
 
     /// Raw AsyncHTTPClient code as a subject (twice with `--control`: the same code under two names).
@@ -182,7 +229,8 @@ struct Subjects {
             getLarge: { _ = try await ahc.get(Fixtures.largePath, as: [LargeItem].self) },
             post: { _ = try await ahc.post(Fixtures.postPath, Fixtures.note, as: PostAnswer.self) },
             getCached: { _ = try await ahc.get(Fixtures.cachedPath, as: CachedFeed.self) },
-            getCachedBytes: { _ = try await ahc.bytes(Fixtures.cachedPath) }
+            getCachedBytes: { _ = try await ahc.bytes(Fixtures.cachedPath) },
+            getFeed: { name, n in _ = try await ahc.get("\(Fixtures.cachedPath)?\(name)=\(n)", as: CachedFeed.self) }
         )
     }
 
@@ -193,7 +241,8 @@ struct Subjects {
             getLarge: { _ = try await client.send(LargeEndpoint()) },
             post: { _ = try await client.send(PostEndpoint()) },
             getCached: { _ = try await client.send(CachedEndpoint()) },
-            getCachedBytes: { _ = try await client.send(CachedBytesEndpoint()) }
+            getCachedBytes: { _ = try await client.send(CachedBytesEndpoint()) },
+            getFeed: { name, n in _ = try await client.send(FeedEndpoint(name: name, n: n)) }
         )
     }
 
@@ -211,4 +260,28 @@ extension Subjects {
         let second = try await cacheClient.response(for: CachedEndpoint())
         guard second.source == .cache else { throw BenchError("the cache scenario expected a fresh hit, got \(second.source)") }
     }
+
+    /// Fills the store of ``courierStoreHit`` with ``storeKeys`` URLs through the client (each a
+    /// miss and a store), writes them, and checks that one is then answered from the cache.
+    func fillStore(log: (String) -> Void) async throws {
+        let started = ContinuousClock.now
+        let client = storeClient
+        try await runConcurrently(count: Self.storeKeys, width: 8) { n in
+            _ = try await client.send(FeedEndpoint(name: "k", n: n))
+        }
+        await store.flush()
+        let statistics = try await store.statistics()
+        guard statistics.entryCount >= Self.storeKeys else {
+            throw BenchError("the store holds \(statistics.entryCount) entries, expected \(Self.storeKeys)")
+        }
+        let check = try await storeClient.response(for: FeedEndpoint(name: "k", n: Self.storeKeys / 2))
+        guard check.source == .cache else { throw BenchError("the store-hit scenario expected a hit, got \(check.source)") }
+        log("  filled the store with \(statistics.entryCount) entries (\(statistics.totalBytes >> 20) MB) in \(started.duration(to: .now))")
+    }
+}
+
+/// The key of the `index`-th hit over the filled store: a stride that visits all of them before
+/// repeating, so consecutive hits are far apart and the one-second memo (512 keys) never holds one.
+func spreadKey(_ index: Int) -> Int {
+    (index &* 7919) % Subjects.storeKeys
 }

@@ -60,3 +60,29 @@ private func ratio(_ value: Double?) -> String {
     guard let value else { return "1.00" }
     return String(format: value < 0.1 ? "%.3f" : "%.2f", value)
 }
+
+/// The cache rows as time per call and as a share of a plain loopback call (raw AHC) measured in
+/// the same scenario, round by round; the miss row also against the same call without cache.
+func cacheSummary(_ results: [SubjectResult]) -> [String] {
+    var lines: [String] = []
+    for scenario in ["cache", "cache-store", "cache-miss"] {
+        let rows = results.filter { $0.scenario == scenario }
+        guard let raw = rows.first(where: { $0.subject == "raw AHC" }) else { continue }
+        for row in rows where row.subject != "raw AHC" {
+            let perCall = row.wallSeconds / Double(row.requests) * 1e6
+            var line = String(
+                format: "%@ · %@: %.1f µs per call, %.3f× a raw AHC loopback call (%.1f µs)", scenario as NSString,
+                row.subject as NSString, perCall, perRoundRatio(row, raw), raw.wallSeconds / Double(raw.requests) * 1e6)
+            if let baseline = row.baseline, baseline != "raw AHC", let base = rows.first(where: { $0.subject == baseline }) {
+                line += String(format: ", %.2f× %@", perRoundRatio(row, base), baseline as NSString)
+            }
+            lines.append(line)
+        }
+    }
+    return lines
+}
+
+/// The median of the per-round wall-time ratios of `row` to `base`.
+private func perRoundRatio(_ row: SubjectResult, _ base: SubjectResult) -> Double {
+    median(zip(row.rounds, base.rounds).map { $1.wallSeconds == 0 ? 0 : $0.wallSeconds / $1.wallSeconds })
+}

@@ -195,7 +195,7 @@ struct CacheExchange: Sendable {
         guard let answer = rules.storedAnswer(for: request, from: hit.metadata.response, bodySize: hit.metadata.bodySize),
               let served = try? await answering(answer, rules.servedResponse(for: hit.metadata.storedResponse, now: cache.clock), hit)
         else { return nil }
-        await store.touch(hit.metadata)
+        await store.recordUse(of: hit.metadata)
         store.recordHit()
         report?.source = source
         return served
@@ -249,11 +249,12 @@ struct CacheExchange: Sendable {
         guard userIsKnown() else { return (response, body) }
         // Within the client's limit: past it the client would fail the call anyway.
         let bytes = try await collectBody(body, limit: Self.clientBodyLimit)
-        let stored = try? await store.store(
+        // Written by the store's writer after the caller has its answer; reads see it at once.
+        let accepted = await store.enqueue(
             key: key, varySelection: selection, status: response.status.code, headers: rules.fieldsToStore(response.headerFields),
             body: bytes, requestTime: requestTime, responseTime: cache.clock
         )
-        if stored != nil { Telemetry.current.count(MetricName.cacheStored, []) }
+        if accepted { Telemetry.current.count(MetricName.cacheStored, []) }
         return (response, HTTPBody(bytes))
     }
 

@@ -32,10 +32,61 @@ package struct CacheKey: Sendable, Hashable {
 
     /// Normalises an absolute URL string (see ``normalizedURL(_:)``); `nil` when it is not a URL.
     ///
-    /// Remembered for the URLs seen lately: every cached call needs its key, and `URLComponents`
-    /// costs more than the rest of a fresh hit.
+    /// A string already in normal form is its own key; others are remembered for the URLs seen
+    /// lately: every cached call needs its key, and `URLComponents` costs more than the rest of a hit.
     package static func normalizedURL(string: String) -> String? {
-        normalized.value(for: string) { string in URL(string: string).map(normalizedURL) }
+        if isNormalized(string) { return string }
+        return normalized.value(for: string) { string in URL(string: string).map(normalizedURL) }
+    }
+
+    /// Whether `string` is an `http`/`https` URL that ``normalizedURL(_:)`` would return unchanged:
+    /// lowercase scheme and host, no user info, no default port, a path, no fragment, and only
+    /// characters a URL may hold as they are.
+    static func isNormalized(_ string: String) -> Bool {
+        var bytes = Substring(string).utf8[...]
+        if bytes.starts(with: "https://".utf8) {
+            bytes = bytes.dropFirst(8)
+        } else if bytes.starts(with: "http://".utf8) {
+            bytes = bytes.dropFirst(7)
+        } else {
+            return false
+        }
+        let https = string.utf8.count - bytes.count == 8
+        guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")) else { return false }
+        let authority = bytes[..<slash]
+        guard !authority.isEmpty else { return false }
+        for byte in authority {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: ":"):
+                continue
+            default:
+                return false
+            }
+        }
+        if let colon = authority.firstIndex(of: UInt8(ascii: ":")) {
+            let port = authority[authority.index(after: colon)...]
+            guard !port.isEmpty, port.first != UInt8(ascii: "0"), !port.contains(UInt8(ascii: ":")),
+                  !port.elementsEqual((https ? "443" : "80").utf8),
+                  !port.contains(where: { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+            else { return false }
+        }
+        for byte in bytes[slash...] {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"):
+                continue
+            case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"),
+                 UInt8(ascii: "?"), UInt8(ascii: "="), UInt8(ascii: "&"), UInt8(ascii: "+"), UInt8(ascii: ","),
+                 UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "!"), UInt8(ascii: "$"),
+                 UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"):
+                continue
+            default:
+                // `%` (its case could matter), `#`, spaces and anything else take the full path.
+                return false
+            }
+        }
+        return true
     }
 
     private static let normalized = BoundedMemo<String, String?>()

@@ -19,21 +19,47 @@ extension CacheStore {
     /// the file itself is damaged (overwritten, truncated, deleted), it is moved aside and a fresh
     /// database takes its place, so later calls cache again.
     private func access<T>(_ operation: String, _ work: (any DatabaseWriter) async throws -> T) async throws -> T {
+        let writer = try currentWriter()
+        do {
+            return try await work(writer)
+        } catch {
+            throw failed(operation, error, writer)
+        }
+    }
+
+    /// ``access(_:_:)`` on the calling thread, for short reads and for the writer's own queue.
+    func accessNow<T>(_ operation: String, _ work: (any DatabaseWriter) throws -> T) throws -> T {
+        let writer = try currentWriter()
+        do {
+            return try work(writer)
+        } catch {
+            throw failed(operation, error, writer)
+        }
+    }
+
+    /// Reads on the calling thread, in one read transaction (GRDB's schema check and the query
+    /// share its snapshot and its WAL read lock). In WAL mode a read never waits for a writer.
+    func readNow<T>(_ operation: String, _ value: (Database) throws -> T) throws -> T {
+        try accessNow(operation) { try $0.read(value) }
+    }
+
+    private func currentWriter() throws -> any DatabaseWriter {
         guard let writer = database.current else {
             counters.add(failures: 1)
             throw CacheStoreError.unavailable
         }
-        do {
-            return try await work(writer)
-        } catch {
-            guard !Self.isCancellation(error) else { throw error }
-            counters.add(failures: 1)
-            logger.error(
-                "Cache store operation failed",
-                metadata: ["path": "\(fileURL?.path ?? ":memory:")", "operation": "\(operation)", "error": "\(error)"])
-            if Self.isDamage(error) { recover(replacing: writer) }
-            throw error
-        }
+        return writer
+    }
+
+    /// Logs and counts a failed operation, recovering a damaged file; returns the error to rethrow.
+    private func failed(_ operation: String, _ error: any Error, _ writer: any DatabaseWriter) -> any Error {
+        guard !Self.isCancellation(error) else { return error }
+        counters.add(failures: 1)
+        logger.error(
+            "Cache store operation failed",
+            metadata: ["path": "\(fileURL?.path ?? ":memory:")", "operation": "\(operation)", "error": "\(error)"])
+        if Self.isDamage(error) { recover(replacing: writer) }
+        return error
     }
 
     /// Moves a damaged file aside and opens a fresh one, once, whichever call noticed first.

@@ -2,51 +2,99 @@ import Foundation
 import GRDB
 
 extension CacheStore {
-    /// Every stored variant of `key`, metadata only (no body is loaded).
+    /// Every stored variant of `key`, metadata only (no body is loaded), responses still waiting
+    /// for the writer included.
     ///
     /// Rows that fail to decode (a damaged or foreign file) are skipped, never trapped on.
     /// Pick the variant with `CacheRules.selectVariant(for:among:)`.
     package func variants(for key: CacheKey) async throws -> [CachedMetadata] {
-        try await read("variants") { db in
+        let waiting = pending.variants(for: key)
+        let stored = try await read("variants") { db in
             try Row.fetchAll(
                 db,
                 sql: "SELECT \(Self.metadataColumns) FROM entry WHERE partitionKey = ? AND url = ? AND method = ? ORDER BY id",
                 arguments: [key.partition, key.url, key.method]
-            ).compactMap(Self.metadata(from:))
+            ).compactMap { Self.metadata(from: $0) }
         }
+        return Self.overlay(waiting, on: stored).map(\.metadata)
     }
 
     /// The variant `select` picks among the stored variants of `key`, in one read, with its body
     /// when that is at most `inlineBodyLimit` bytes (larger bodies stay on disk until asked for).
+    ///
+    /// The read runs on the calling thread: one indexed statement, which in WAL mode never waits
+    /// for a writer, costs less than a hop to another thread and back.
     package func lookup(
         _ key: CacheKey,
         inlineBodyLimit: Int = 64 * 1024,
         select: @escaping @Sendable ([CachedMetadata]) -> CachedMetadata?
     ) async throws -> (metadata: CachedMetadata, body: Data?)? {
-        if let entry = hot.entry(for: key) {
+        let waiting = pending.variants(for: key)
+        if waiting.isEmpty, let entry = hot.entry(for: key) {
             guard let chosen = select(entry.variants) else { return nil }
             if let body = entry.bodies[chosen.id] { return (chosen, body) }
         }
-        let found = try await read("lookup") { db -> (variants: [CachedMetadata], chosen: CachedMetadata, body: Data?)? in
-            let variants = try Row.fetchAll(
-                db,
-                sql: "SELECT \(Self.metadataColumns) FROM entry WHERE partitionKey = ? AND url = ? AND method = ? ORDER BY id",
-                arguments: [key.partition, key.url, key.method]
-            ).compactMap(Self.metadata(from:))
-            guard !variants.isEmpty, let chosen = select(variants) else { return nil }
-            guard chosen.bodySize <= inlineBodyLimit else { return (variants, chosen, nil) }
-            let row = try Row.fetchOne(db, sql: "SELECT data FROM body WHERE entryId = ?", arguments: [chosen.id])
-            guard let row else { return nil }
-            return (variants, chosen, (try? row.decode(Data?.self, forColumn: "data")).flatMap { $0 } ?? Data())
+        let stored = try readNow("lookup") { db in try Self.variantsWithBodies(of: key, inlineBodyLimit: inlineBodyLimit, db) }
+        let variants = Self.overlay(waiting, on: stored)
+        guard !variants.isEmpty, let chosen = select(variants.map(\.metadata)),
+              let found = variants.last(where: { $0.metadata.id == chosen.id })
+        else { return nil }
+        // A row without its body is a damaged entry: a miss.
+        guard found.hasBody else { return nil }
+        let body = chosen.bodySize <= inlineBodyLimit ? found.body ?? Data() : nil
+        if waiting.isEmpty {
+            hot.remember(key, variants: variants.map(\.metadata), body: body.map { (chosen.id, $0) })
         }
-        guard let found else { return nil }
-        hot.remember(key, variants: found.variants, body: found.body.map { (found.chosen.id, $0) })
-        return (found.chosen, found.body)
+        return (chosen, body)
+    }
+
+    /// A variant as read for a lookup: its metadata, whether its body row exists, and the body when small.
+    struct StoredVariant {
+        var metadata: CachedMetadata
+        var hasBody: Bool
+        var body: Data?
+    }
+
+    /// The variants of `key` with their small bodies, in one statement.
+    static func variantsWithBodies(of key: CacheKey, inlineBodyLimit: Int, _ db: Database) throws -> [StoredVariant] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT \(metadataColumns), body.entryId IS NOT NULL, CASE WHEN entry.bodySize <= ? THEN body.data END
+            FROM entry LEFT JOIN body ON body.entryId = entry.id
+            WHERE entry.partitionKey = ? AND entry.url = ? AND entry.method = ? ORDER BY entry.id
+            """)
+        let rows = try Row.fetchCursor(statement, arguments: [inlineBodyLimit, key.partition, key.url, key.method])
+        var variants: [StoredVariant] = []
+        while let row = try rows.next() {
+            guard let metadata = metadata(from: row, key: key) else { continue }
+            let hasBody = (try? row.decode(Bool.self, atIndex: 12)) ?? false
+            let body = try? row.withUnsafeData(atIndex: 13) { $0.map { Data($0) } }
+            variants.append(StoredVariant(metadata: metadata, hasBody: hasBody, body: body ?? nil))
+        }
+        return variants
+    }
+
+    /// The stored variants with the pending writes on top: a pending write replaces the stored
+    /// variant with the same vary selection and counts as the newest.
+    static func overlay(_ waiting: [PendingWrites.Write], on stored: [StoredVariant]) -> [StoredVariant] {
+        guard !waiting.isEmpty else { return stored }
+        var variants = stored
+        for write in waiting {
+            let varyKey = write.metadata.varySelection.canonicalKey
+            variants.removeAll { $0.metadata.varySelection.canonicalKey == varyKey && $0.metadata.key == write.metadata.key }
+            variants.append(StoredVariant(metadata: write.metadata, hasBody: true, body: write.body))
+        }
+        return variants
+    }
+
+    private static func overlay(_ waiting: [PendingWrites.Write], on stored: [CachedMetadata]) -> [StoredVariant] {
+        overlay(waiting, on: stored.map { StoredVariant(metadata: $0, hasBody: true, body: nil) })
     }
 
     /// The body of a variant; `nil` when the variant has been replaced or removed since `entry` was read.
     package func body(for entry: CachedMetadata) async throws -> Data? {
-        try await read("body") { db in
+        if entry.id < 0, let write = pending.write(id: entry.id) { return write.body }
+        guard let id = pending.rowID(for: entry.id) else { return nil }
+        return try await read("body") { db in
             // Matched on the key too, not the id alone: after a damaged file is replaced, ids start
             // over, and an id read before must not reach another URL's or another user's body.
             let row = try Row.fetchOne(
@@ -55,20 +103,22 @@ extension CacheStore {
                     SELECT body.data FROM body JOIN entry ON entry.id = body.entryId
                     WHERE body.entryId = ? AND entry.url = ? AND entry.partitionKey = ? AND entry.method = ?
                     """,
-                arguments: [entry.id, entry.key.url, entry.key.partition, entry.key.method])
+                arguments: [id, entry.key.url, entry.key.partition, entry.key.method])
             guard let row else { return nil }
-            return (try? row.decode(Data?.self, forColumn: "data")).flatMap { $0 } ?? Data()
+            return (try? row.decode(Data?.self, atIndex: 0)).flatMap { $0 } ?? Data()
         }
     }
 
-    /// Every stored variant of every method for `url` in `partition`, metadata only.
+    /// Every stored variant of every method for `url` in `partition`, metadata only, pending ones included.
     package func variants(url: URL, partition: String) async throws -> [CachedMetadata] {
         let normalized = CacheKey.normalizedURL(url)
-        return try await read("variants") { db in
+        let waiting = pending.variants(url: normalized, partition: partition)
+        let stored = try await read("variants") { db in
             try Row.fetchAll(
                 db, sql: "SELECT \(Self.metadataColumns) FROM entry WHERE partitionKey = ? AND url = ? ORDER BY id",
                 arguments: [partition, normalized]
-            ).compactMap(Self.metadata(from:))
+            ).compactMap { Self.metadata(from: $0) }
         }
+        return Self.overlay(waiting, on: stored).map(\.metadata)
     }
 }

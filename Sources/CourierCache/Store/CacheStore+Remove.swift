@@ -13,9 +13,19 @@ extension CacheStore {
     @discardableResult
     package func remove(_ entry: CachedMetadata) async throws -> Bool {
         // Matched on the key too: after a damaged file is replaced, ids start over.
-        try await delete(
+        await flushResponses()
+        guard let id = pending.rowID(for: entry.id) else { return false }
+        return try await delete(
             "DELETE FROM entry WHERE id = ? AND partitionKey = ? AND url = ? AND method = ?",
-            [entry.id, entry.key.partition, entry.key.url, entry.key.method]) > 0
+            [id, entry.key.partition, entry.key.url, entry.key.method]) > 0
+    }
+
+    /// Removes the variant of `key` with the given vary selection key.
+    @discardableResult
+    func remove(_ key: CacheKey, varyKey: String) async throws -> Int {
+        try await delete(
+            "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ? AND varyKey = ?",
+            [key.partition, key.url, key.method, varyKey])
     }
 
     /// Removes every method and variant stored for `url` (normalised) in `partition`; returns how many.
@@ -44,7 +54,9 @@ extension CacheStore {
         try await delete("DELETE FROM entry", [])
     }
 
+    /// Runs a delete after everything pending is written, so a removal always follows the stores before it.
     private func delete(_ sql: String, _ arguments: StatementArguments) async throws -> Int {
+        await flushResponses()
         hot.invalidate()
         defer { hot.invalidate() }
         return try await write("remove") { db in

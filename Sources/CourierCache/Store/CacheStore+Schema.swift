@@ -35,6 +35,28 @@ extension CacheStore {
                 );
                 """)
         }
+        // The entry count and total size, kept by triggers in the writing transaction (whichever
+        // program writes), so eviction and statistics read one row instead of summing them all.
+        migrator.registerMigration("v2-totals") { db in
+            try db.execute(sql: """
+                CREATE TABLE totals (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    entries INTEGER NOT NULL,
+                    bytes INTEGER NOT NULL
+                );
+                INSERT INTO totals (id, entries, bytes)
+                    SELECT 1, COUNT(*), COALESCE(SUM(bodySize + metaSize), 0) FROM entry;
+                CREATE TRIGGER entry_totals_insert AFTER INSERT ON entry BEGIN
+                    UPDATE totals SET entries = entries + 1, bytes = bytes + NEW.bodySize + NEW.metaSize WHERE id = 1;
+                END;
+                CREATE TRIGGER entry_totals_delete AFTER DELETE ON entry BEGIN
+                    UPDATE totals SET entries = entries - 1, bytes = bytes - OLD.bodySize - OLD.metaSize WHERE id = 1;
+                END;
+                CREATE TRIGGER entry_totals_update AFTER UPDATE OF bodySize, metaSize ON entry BEGIN
+                    UPDATE totals SET bytes = bytes - OLD.bodySize - OLD.metaSize + NEW.bodySize + NEW.metaSize WHERE id = 1;
+                END;
+                """)
+        }
         return migrator
     }()
 }

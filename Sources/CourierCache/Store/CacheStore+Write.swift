@@ -20,47 +20,45 @@ extension CacheStore {
         requestTime: Date, responseTime: Date
     ) async throws -> CachedMetadata? {
         guard (100...999).contains(status) else { throw CacheStoreError.invalidStatus(status) }
-        let varyData = try JSONEncoder().encode(varySelection)
-        let headerData = try HeaderCoding.encode(headers)
-        let metaSize = Self.metadataSize(key: key, varyData: varyData, headerData: headerData)
+        let varyData = VaryCoding.encode(varySelection)
+        let headerData = HeaderCoding.encode(headers)
+        let metaSize = Self.metadataSize(key: key, varySelection: varySelection, headers: headers)
         let limit = maximumSize
         // Dates go through `timeIntervalSince1970` exactly as they are stored, so the returned
         // metadata equals what a later read decodes.
-        let now = Date().timeIntervalSince1970
-        let requested = requestTime.timeIntervalSince1970
-        let responded = responseTime.timeIntervalSince1970
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
+        let draft = CachedMetadata(
+            id: 0, key: key, varySelection: varySelection, status: status, headers: headers,
+            requestTime: Date(timeIntervalSince1970: requestTime.timeIntervalSince1970),
+            responseTime: Date(timeIntervalSince1970: responseTime.timeIntervalSince1970),
+            bodySize: body.count, storedAt: now, lastAccess: now)
+        let row = PendingWrites.Write(
+            metadata: draft, body: body, varyData: varyData, headerData: headerData, metaSize: metaSize, telemetry: Telemetry.current)
+        // Responses accepted earlier go first, so this newer one is never overwritten by them.
+        await flushResponses()
         hot.invalidate()
         defer { hot.invalidate() }
-        let (stored, evicted) = try await write("store") { db -> (CachedMetadata?, Eviction) in
+        let (id, evicted) = try await write("store") { db -> (Int64?, Eviction) in
             try self.flushTouches(db)
-            try db.execute(
-                sql: "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ? AND varyKey = ?",
-                arguments: [key.partition, key.url, key.method, varySelection.canonicalKey])
-            guard body.count + metaSize <= limit else { return (nil, Eviction()) }
-            try db.execute(
-                sql: """
-                    INSERT INTO entry (method, url, partitionKey, varyKey, vary, status, headers, requestTime, responseTime,
-                                       bodySize, metaSize, storedAt, lastAccess, accessOrder)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(accessOrder), 0) + 1 FROM entry))
-                    """,
-                arguments: [
-                    key.method, key.url, key.partition, varySelection.canonicalKey, varyData, status, headerData,
-                    requested, responded, body.count, metaSize, now, now,
-                ])
-            let id = db.lastInsertedRowID
-            try db.execute(sql: "INSERT INTO body (entryId, data) VALUES (?, ?)", arguments: [id, body])
-            let evicted = try Self.evict(db, limit: limit, keeping: id)
-            let metadata = CachedMetadata(
-                id: id, key: key, varySelection: varySelection, status: status, headers: headers,
-                requestTime: Date(timeIntervalSince1970: requested), responseTime: Date(timeIntervalSince1970: responded),
-                bodySize: body.count, storedAt: Date(timeIntervalSince1970: now), lastAccess: Date(timeIntervalSince1970: now))
-            return (metadata, evicted)
+            guard body.count + metaSize <= limit else {
+                try db.execute(
+                    sql: "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ? AND varyKey = ?",
+                    arguments: [key.partition, key.url, key.method, varySelection.canonicalKey])
+                return (nil, Eviction())
+            }
+            let id = try Self.insert(row, db)
+            return (id, try Self.evict(db, limit: limit, keeping: id))
         }
         if evicted.count > 0 {
             counters.add(evictions: evicted.count)
             Telemetry.current.count(MetricName.cacheEvictedBytes, [], by: evicted.bytes)
         }
-        return stored
+        return id.map { id in
+            CachedMetadata(
+                id: id, key: key, varySelection: varySelection, status: status, headers: headers,
+                requestTime: draft.requestTime, responseTime: draft.responseTime, bodySize: body.count,
+                storedAt: now, lastAccess: now)
+        }
     }
 
     /// Replaces the headers and times of a variant after a `304 Not Modified`, and marks it recently used.
@@ -71,10 +69,11 @@ extension CacheStore {
     package func updateHeaders(
         of entry: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date
     ) async throws -> Bool {
-        let headerData = try HeaderCoding.encode(headers)
-        let varyData = try JSONEncoder().encode(entry.varySelection)
-        let metaSize = Self.metadataSize(key: entry.key, varyData: varyData, headerData: headerData)
+        let headerData = HeaderCoding.encode(headers)
+        let metaSize = Self.metadataSize(key: entry.key, varySelection: entry.varySelection, headers: headers)
         let now = Date().timeIntervalSince1970
+        await flushResponses()
+        guard let id = pending.rowID(for: entry.id) else { return false }
         hot.invalidate()
         defer { hot.invalidate() }
         return try await write("updateHeaders") { db in
@@ -85,7 +84,7 @@ extension CacheStore {
                     WHERE id = ?
                     """,
                 arguments: [
-                    headerData, requestTime.timeIntervalSince1970, responseTime.timeIntervalSince1970, metaSize, now, entry.id,
+                    headerData, requestTime.timeIntervalSince1970, responseTime.timeIntervalSince1970, metaSize, now, id,
                 ])
             return db.changesCount > 0
         }
@@ -93,17 +92,25 @@ extension CacheStore {
 
     /// Marks a variant as just used, so LRU eviction takes it last; best effort, failures are only logged.
     ///
-    /// A hit must not pay for a write transaction, so uses are collected in memory and written in
-    /// one transaction: before the next store (so eviction sees them) or once
-    /// 64 uses have piled up.
+    /// A hit must not pay for a write transaction, so uses are collected in memory and written by
+    /// the store's writer: with the next stored response (so eviction sees them) or once 64 uses
+    /// have piled up.
     package func touch(_ entry: CachedMetadata) async {
-        guard pendingTouches.record(entry.id) else { return }
-        do {
-            try await write("touch") { db in try self.flushTouches(db) }
-        } catch {
-            logger.debug("Cache touch failed", metadata: ["error": "\(error)"])
-        }
+        guard let id = pending.rowID(for: entry.id), id >= 0 else { return }
+        guard pendingTouches.record(id) else { return }
+        startWriterForTouches()
     }
+
+    /// Marks a variant served from the cache as used, unless its recorded use is younger than
+    /// ``useGranularity``: eviction orders entries by use to the minute, and a hit on an entry
+    /// used (or stored) within the last minute costs no write at all.
+    func recordUse(of entry: CachedMetadata) async {
+        guard Date().timeIntervalSince(entry.lastAccess) >= Self.useGranularity else { return }
+        await touch(entry)
+    }
+
+    /// How recent a recorded use may be for a hit not to record another (see ``recordUse(of:)``).
+    static let useGranularity: TimeInterval = 60
 
     /// Writes the collected uses, in order, as the most recent accesses.
     func flushTouches(_ db: Database) throws {
@@ -126,7 +133,8 @@ extension CacheStore {
 
     /// Deletes least-recently-used entries (never `keeping`) until the total fits `limit`.
     static func evict(_ db: Database, limit: Int, keeping: Int64) throws -> Eviction {
-        var total = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(bodySize + metaSize), 0) FROM entry") ?? 0
+        // Kept by triggers (see ``migrator``): summing every row would cost a scan per write.
+        var total = try Int.fetchOne(db, sql: "SELECT bytes FROM totals") ?? 0
         guard total > limit else { return Eviction() }
         let before = total
         var victims: [Int64] = []

@@ -5,11 +5,13 @@ import Logging
 
 /// The persistent HTTP cache storage: one SQLite file in WAL mode, metadata and bodies in separate tables.
 ///
-/// All methods are `async` and run on GRDB's own queues, never blocking the cooperative thread
-/// pool. Reading metadata (`variants(for:)`) never loads a body; `body(for:)` does, on demand.
+/// Reading metadata (``variants(for:)``) never loads a body; ``body(for:)`` does, on demand.
 /// Writing a variant stores its metadata and body in one transaction, then evicts the least
-/// recently used variants while the total size exceeds ``maximumSize``. Several `CacheStore`
-/// instances — in one process or several — may share the file (WAL, 5 s busy timeout).
+/// recently used variants while the total size exceeds ``maximumSize``. Responses stored by
+/// ``HTTPCache`` are written off the caller's path by the store's writer, in batches; reads see
+/// them at once, and ``flush()``, ``close()`` or releasing the store writes them. Several
+/// `CacheStore` instances — in one process or several — may share the file (WAL, 5 s busy
+/// timeout, `synchronous = NORMAL`: a power cut may lose the last writes, never the file).
 ///
 /// A store fails loudly and degrades gracefully: every failed operation is logged with the file's
 /// path and counted in ``statistics()``; a file damaged while in use is moved aside and replaced;
@@ -29,6 +31,14 @@ public final class CacheStore: Sendable {
     let pendingTouches = PendingTouches()
     /// Variants read in the last second, so hits skip SQLite (see ``HotEntries``).
     let hot = HotEntries()
+    /// Responses accepted for storing, not yet committed (see ``enqueue(key:varySelection:status:headers:body:requestTime:responseTime:)``).
+    let pending = PendingWrites()
+    /// The serial queue the writer commits on, off every caller's path.
+    let writerQueue = DispatchQueue(label: "courier.cache.writer")
+    /// Bytes (bodies plus metadata) that may wait for the writer; beyond them a caller waits for it.
+    let pendingWriteLimit: Int
+    /// The default ``pendingWriteLimit``: 8 MiB.
+    static let defaultPendingWriteLimit = 8 << 20
 
     /// Opens (or creates) the cache database at `fileURL`, recovering from a corrupt file.
     ///
@@ -41,26 +51,45 @@ public final class CacheStore: Sendable {
     ///   - logger: where to report recovery and best-effort failures; silent by default.
     /// - Throws: ``CacheStoreError/cannotOpen(path:reason:)`` when the database cannot be opened even
     ///   after recovery (a read-only folder, a full disk…).
-    public init(
+    public convenience init(
         fileURL: URL, maximumSize: Int,
         logger: Logger = Logger(label: "courier.cache", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
+        try self.init(fileURL: fileURL, maximumSize: maximumSize, pendingWriteLimit: Self.defaultPendingWriteLimit, logger: logger)
+    }
+
+    /// ``init(fileURL:maximumSize:logger:)`` with another bound on the bytes waiting for the writer.
+    init(fileURL: URL, maximumSize: Int, pendingWriteLimit: Int, logger: Logger = CacheStore.silentLogger) throws {
         self.maximumSize = maximumSize
         self.fileURL = fileURL
         self.logger = logger
+        self.pendingWriteLimit = pendingWriteLimit
         do {
             self.database = Locked(try Self.openRecovering(fileURL: fileURL, logger: logger))
         } catch {
             throw CacheStoreError.cannotOpen(path: fileURL.path, reason: "\(error)")
         }
+        // Other stores on this file in this process write what they accepted first, so this one reads it.
+        for other in OpenStores.shared.add(self, path: fileURL.standardizedFileURL.path) { other.flushBlocking() }
     }
 
     private init(writer: (any DatabaseWriter)?, maximumSize: Int, logger: Logger) {
         self.maximumSize = maximumSize
         self.fileURL = nil
         self.logger = logger
+        self.pendingWriteLimit = Self.defaultPendingWriteLimit
         self.database = Locked(writer)
     }
+
+    deinit {
+        // Pending responses keep the store alive until written (the writer's block holds it);
+        // uses recorded since are written here. Nothing else can reach the store any more.
+        if pendingTouches.hasAny { drain() }
+        OpenStores.shared.remove(self)
+    }
+
+    /// The default logger: silent.
+    static let silentLogger = Logger(label: "courier.cache", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// The store at `fileURL`, or — when that file can't be opened — one in memory for this run, or
     /// as a last resort a store that keeps nothing; either fallback logs an error. A client built
@@ -107,9 +136,14 @@ public final class CacheStore: Sendable {
             hits: snapshot.hits, misses: snapshot.misses, evictions: snapshot.evictions,
             failures: snapshot.failures, recoveries: snapshot.recoveries)
         guard database.current != nil else { return statistics }
+        await flush()
+        let counted = counters.snapshot
+        statistics.evictions = counted.evictions
+        statistics.failures = counted.failures
+        statistics.recoveries = counted.recoveries
         let (count, bytes) = try await read("statistics") { db in
-            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS n, COALESCE(SUM(bodySize + metaSize), 0) AS bytes FROM entry")
-            return (try row?.decode(Int.self, forColumn: "n") ?? 0, try row?.decode(Int.self, forColumn: "bytes") ?? 0)
+            let row = try Row.fetchOne(db, sql: "SELECT entries, bytes FROM totals")
+            return (try row?.decode(Int.self, atIndex: 0) ?? 0, try row?.decode(Int.self, atIndex: 1) ?? 0)
         }
         statistics.entryCount = count
         statistics.totalBytes = bytes

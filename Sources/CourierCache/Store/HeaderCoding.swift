@@ -1,18 +1,40 @@
 import Foundation
 import HTTPTypes
 
-/// Encodes header fields as a JSON array of `[name, value]` pairs (order and duplicates kept).
+/// Encodes header fields as `name:value` lines (order and duplicates kept); reads the JSON array
+/// of `[name, value]` pairs that earlier versions (and other programs) wrote too.
 ///
-/// Decoding is lenient because the database file comes from outside: malformed JSON yields
-/// `nil`, and pairs with an invalid field name are skipped.
+/// A field value never holds CR, LF or NUL (`HTTPField` turns them into spaces) and a name never
+/// holds `:`, so the lines need no escaping; a JSON array starts with `[`, which no field name
+/// does. Decoding is lenient because the database file comes from outside: malformed bytes yield
+/// `nil`, and lines with an invalid field name are skipped.
 enum HeaderCoding {
-    /// The JSON bytes for `fields`.
-    static func encode(_ fields: HTTPFields) throws -> Data {
-        try JSONEncoder().encode(fields.map { [$0.name.rawName, $0.value] })
+    /// The bytes for `fields`.
+    static func encode(_ fields: HTTPFields) -> Data {
+        var text = ""
+        for field in fields {
+            text += field.name.rawName
+            text += ":"
+            text += field.value
+            text += "\n"
+        }
+        return Data(text.utf8)
     }
 
-    /// The fields decoded from JSON bytes; `nil` when the bytes are not an array of string pairs.
+    /// The fields decoded from stored bytes; `nil` when they are neither format.
     static func decode(_ data: Data) -> HTTPFields? {
+        if data.first == UInt8(ascii: "[") { return decodeJSON(data) }
+        var fields = HTTPFields()
+        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")),
+                  let name = HTTPField.Name(String(decoding: line[line.startIndex..<colon], as: UTF8.self))
+            else { continue }
+            fields.append(HTTPField(name: name, value: line[line.index(after: colon)...]))
+        }
+        return fields
+    }
+
+    private static func decodeJSON(_ data: Data) -> HTTPFields? {
         guard let pairs = try? JSONDecoder().decode([[String]].self, from: data) else { return nil }
         var fields = HTTPFields()
         for pair in pairs where pair.count == 2 {

@@ -16,6 +16,9 @@ final class PendingTouches: Sendable {
         }
     }
 
+    /// Whether any use waits to be written.
+    var hasAny: Bool { ids.withLock { !$0.isEmpty } }
+
     /// Takes every recorded use, oldest first.
     func drain() -> [Int64] {
         ids.withLock { ids in

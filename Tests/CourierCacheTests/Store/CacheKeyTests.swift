@@ -1,4 +1,4 @@
-import CourierCache
+@testable import CourierCache
 import Foundation
 import HTTPTypes
 import Testing
@@ -17,6 +17,26 @@ import Testing
         // The remembered string form gives the same answer, the first time and the next.
         #expect(CacheKey.normalizedURL(string: input) == expected)
         #expect(CacheKey.normalizedURL(string: input) == expected)
+    }
+
+    /// The shortcut for strings already in normal form agrees with the full normalisation.
+    @Test(arguments: [
+        "https://api.example.com/items?page=1", "http://127.0.0.1:8080/feed", "http://example.com/",
+        "HTTPS://example.com/x", "https://Example.com/x", "https://example.com:443/x", "http://example.com:80/x",
+        "http://example.com", "https://example.com/a%20b", "https://example.com/a#f", "https://user@example.com/x",
+        "https://example.com:08/x", "http://example.com:/x", "https://example.com/a b", "ftp://example.com/x",
+        "https://example.com/p?q=a,b;c=(d)*e!f$g'h~i_j@k:l",
+    ])
+    func theShortcutAgreesWithTheFullNormalisation(input: String) throws {
+        let full = URL(string: input).map(CacheKey.normalizedURL)
+        if CacheKey.isNormalized(input) { #expect(full == input) }
+        #expect(CacheKey.normalizedURL(string: input) == full)
+    }
+
+    @Test func commonURLsTakeTheShortcut() {
+        #expect(CacheKey.isNormalized("http://127.0.0.1:8080/cached.json?k=17"))
+        #expect(CacheKey.isNormalized("https://api.example.com/users/42/friends"))
+        #expect(!CacheKey.isNormalized("https://API.example.com/users"))
     }
 
     @Test func aStringThatIsNoURLHasNoKey() {

@@ -1,0 +1,150 @@
+import Courier
+import Foundation
+import GRDB
+import HTTPTypes
+
+extension CacheStore {
+    /// Accepts a response for storing and returns at once: the store's writer commits it, with
+    /// whatever else is pending, in one transaction on its own queue.
+    ///
+    /// Until it commits, ``lookup(_:inlineBodyLimit:select:)``, ``variants(for:)`` and
+    /// ``body(for:)`` see it (with a temporary negative id). A failed write is logged with the
+    /// file's path and counted in ``statistics()``; the caller has its response already. When
+    /// more than ``pendingWriteLimit`` bytes wait, the caller waits for the writer instead.
+    /// - Returns: `false` when the response is too large to store (the variant it would replace is removed).
+    @discardableResult
+    func enqueue(
+        key: CacheKey, varySelection: VarySelection, status: Int, headers: HTTPFields, body: Data,
+        requestTime: Date, responseTime: Date
+    ) async -> Bool {
+        guard (100...999).contains(status) else { return false }
+        let varyData = VaryCoding.encode(varySelection)
+        let headerData = HeaderCoding.encode(headers)
+        let metaSize = Self.metadataSize(key: key, varySelection: varySelection, headers: headers)
+        guard body.count + metaSize <= maximumSize else {
+            _ = try? await remove(key, varyKey: varySelection.canonicalKey)
+            return false
+        }
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
+        let metadata = CachedMetadata(
+            id: pending.temporaryID(), key: key, varySelection: varySelection, status: status, headers: headers,
+            requestTime: Date(timeIntervalSince1970: requestTime.timeIntervalSince1970),
+            responseTime: Date(timeIntervalSince1970: responseTime.timeIntervalSince1970),
+            bodySize: body.count, storedAt: now, lastAccess: now)
+        let write = PendingWrites.Write(
+            metadata: metadata, body: body, varyData: varyData, headerData: headerData, metaSize: metaSize,
+            telemetry: Telemetry.current)
+        let (bytes, start) = pending.append(write)
+        hot.invalidate()
+        if start { startWriter() }
+        if bytes > pendingWriteLimit { await flush() }
+        return true
+    }
+
+    /// Writes everything pending now; returns when it is committed (or has failed and been logged).
+    public func flush() async {
+        guard !pending.isEmpty || pendingTouches.hasAny else { return }
+        await runOnWriter()
+    }
+
+    /// Writes the pending responses (not the recorded uses, which no operation must follow), so
+    /// that a removal or a direct store comes after the responses accepted before it.
+    func flushResponses() async {
+        guard !pending.isEmpty else { return }
+        await runOnWriter()
+    }
+
+    private func runOnWriter() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            writerQueue.async {
+                self.drain()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Writes everything pending, then closes the file; later calls fail with ``CacheStoreError/unavailable``.
+    ///
+    /// A store that is simply released writes what is pending first too; `close()` says when.
+    public func close() async {
+        await flush()
+        let closed = database.withLock { current in
+            defer { current = nil }
+            return current
+        }
+        try? (closed as? DatabasePool)?.close()
+        OpenStores.shared.remove(self)
+    }
+
+    /// Writes everything pending before returning, blocking the calling thread (never call it on the writer's queue).
+    func flushBlocking() {
+        guard !pending.isEmpty else { return }
+        writerQueue.sync { drain() }
+    }
+
+    /// Starts the writer for touches that piled up.
+    func startWriterForTouches() {
+        guard pending.scheduleWriter() else { return }
+        startWriter()
+    }
+
+    private func startWriter() {
+        // Started a moment later, so responses that arrive together share a transaction and a
+        // wake-up of the writer's thread. The block holds the store until everything pending is
+        // written: a released store still flushes.
+        writerQueue.asyncAfter(deadline: .now() + Self.writerDelay) { self.drain() }
+    }
+
+    /// How long the writer waits for more responses before it commits.
+    static let writerDelay: DispatchTimeInterval = .milliseconds(20)
+
+    /// Commits pending writes in batches until none is left. Runs on ``writerQueue``.
+    func drain() {
+        while true {
+            let batch = pending.nextBatch()
+            guard !batch.isEmpty || pendingTouches.hasAny else { return }
+            let limit = maximumSize
+            let result = try? accessNow("store") { writer in
+                try writer.write { db -> (ids: [Int64], eviction: Eviction) in
+                    try self.flushTouches(db)
+                    var ids: [Int64] = []
+                    for write in batch { ids.append(try Self.insert(write, db)) }
+                    let eviction = try ids.last.map { try Self.evict(db, limit: limit, keeping: $0) } ?? Eviction()
+                    return (ids, eviction)
+                }
+            }
+            pending.finish(batch, ids: result?.ids ?? [])
+            hot.invalidate()
+            guard let result else {
+                // Logged and counted by `accessNow`; the uses recorded meanwhile are dropped with the batch.
+                _ = pendingTouches.drain()
+                continue
+            }
+            if result.eviction.count > 0 {
+                counters.add(evictions: result.eviction.count)
+                batch.last?.telemetry.count(MetricName.cacheEvictedBytes, [], by: result.eviction.bytes)
+            }
+        }
+    }
+
+    /// Replaces the variant of the write's key and vary selection with the write; returns the new row id.
+    static func insert(_ write: PendingWrites.Write, _ db: Database) throws -> Int64 {
+        let metadata = write.metadata
+        let key = metadata.key
+        try db.cachedStatement(sql: "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ? AND varyKey = ?")
+            .execute(arguments: [key.partition, key.url, key.method, metadata.varySelection.canonicalKey])
+        try db.cachedStatement(sql: """
+            INSERT INTO entry (method, url, partitionKey, varyKey, vary, status, headers, requestTime, responseTime,
+                               bodySize, metaSize, storedAt, lastAccess, accessOrder)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(accessOrder), 0) + 1 FROM entry))
+            """
+        ).execute(arguments: [
+            key.method, key.url, key.partition, metadata.varySelection.canonicalKey, write.varyData, metadata.status,
+            write.headerData, metadata.requestTime.timeIntervalSince1970, metadata.responseTime.timeIntervalSince1970,
+            write.body.count, write.metaSize, metadata.storedAt.timeIntervalSince1970, metadata.lastAccess.timeIntervalSince1970,
+        ])
+        let id = db.lastInsertedRowID
+        try db.cachedStatement(sql: "INSERT INTO body (entryId, data) VALUES (?, ?)").execute(arguments: [id, write.body])
+        return id
+    }
+}
