@@ -5,7 +5,7 @@ import Logging
 
 /// The persistent HTTP cache storage: one SQLite file in WAL mode, metadata and bodies in separate tables.
 ///
-/// Reading metadata (``variants(for:)``) never loads a body; ``body(for:)`` does, on demand.
+/// Reading a response's metadata never loads its body; the body is read on demand.
 /// Writing a variant stores its metadata and body in one transaction, then evicts the least
 /// recently used variants while the total size exceeds ``maximumSize``. Responses stored by
 /// ``HTTPCache`` are written off the caller's path by the store's writer, in batches; reads see
