@@ -24,14 +24,15 @@ import Testing
 
     @Test func delayBodySendsTheHeadFirst() async throws {
         try await withServer { server in
-            // The body waits a whole second, so the head is seen alone even on a slow sanitizer build.
-            server.route("GET", "/slow", respond: .text("body").with(fault: .delayBody(.seconds(1))))
+            // The body waits three seconds, so the head is seen alone even on a slow sanitizer build
+            // or with the whole suite keeping the shared pool busy (the route runs on it).
+            server.route("GET", "/slow", respond: .text("body").with(fault: .delayBody(.seconds(3))))
             let connection = try await RawConnection.connect(port: server.port)
             try await connection.send(rawRequest("GET", "/slow"))
-            let head = try await connection.wait(timeout: .milliseconds(800)) { !$0.bytes.isEmpty }
+            let head = try await connection.wait(timeout: .milliseconds(2_500)) { !$0.bytes.isEmpty }
             #expect(String(decoding: head.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200 OK"))
             #expect(head.responses.isEmpty)
-            let full = try await connection.wait(timeout: .seconds(3)) { !$0.responses.isEmpty }
+            let full = try await connection.wait(timeout: .seconds(6)) { !$0.responses.isEmpty }
             #expect(full.responses.first?.bodyText == "body")
             await connection.close()
         }

@@ -63,7 +63,7 @@ import Testing
     func aLargeFileArrivesWholeAtASink(kind: TransportKind) async throws {
         try await withServer(kind) { server, client in
             server.sink("PUT", "/upload", respond: .json("{}"))
-            let bytes = distinctBytes(24 << 20, seed: 5)
+            let bytes = distinctBytes(8 << 20, seed: 5)
             try await withFile(bytes) { file in
                 _ = try await client.send(Upload(body: .file(file, contentType: "application/octet-stream")))
             }
