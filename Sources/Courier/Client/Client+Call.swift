@@ -34,7 +34,6 @@ extension Client {
         var built: BuiltRequest
         var context: RequestContext
         var summary: RequestSummary
-        var policy: CachePolicy
         var started: ContinuousClock.Instant
         var destination = BodyDestination.memory
 
@@ -69,7 +68,7 @@ extension Client {
         let summary = RequestSummary(
             method: built.head.method, baseURL: baseURL, path: built.head.path, redaction: configuration.redaction
         )
-        return PreparedCall(built: built, context: context, summary: summary, policy: policy, started: started)
+        return PreparedCall(built: built, context: context, summary: summary, started: started)
     }
 
     // MARK: 2. Run the chain
