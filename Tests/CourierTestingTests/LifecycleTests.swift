@@ -94,7 +94,7 @@ import Testing
         let start = clock.now
         try await server.shutdown()
         // The pending delays and hanging connection would hold it for 30 s; the bound is loose for sanitizer builds.
-        #expect(clock.now - start < .seconds(2))
+        #expect(clock.now - start < .seconds(10))
         #expect(server.connectionsOpen == 0)
         for connection in connections {
             let snapshot = try await connection.wait(timeout: .seconds(5))

@@ -44,7 +44,7 @@ import Testing
         })
         #expect(error.isCancelled)
         // Far below the 30 s the transport would hang; generous for sanitizer builds on a busy machine.
-        #expect(ContinuousClock.now - started < .seconds(6))
+        #expect(ContinuousClock.now - started < .seconds(15))
         #expect(handle.isFinished)
     }
 
@@ -67,7 +67,7 @@ import Testing
         let started = ContinuousClock.now
         let error = await #expect(throws: CourierError.self) { try await client.send(Quick()) }
         #expect(error?.kind == .timedOut)
-        #expect(ContinuousClock.now - started < .seconds(6))
+        #expect(ContinuousClock.now - started < .seconds(15))
     }
 
     @Test func credentialsGoInHeadersOfEveryRequestAndSigningOutRemovesThem() async throws {

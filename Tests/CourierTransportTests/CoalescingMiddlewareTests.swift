@@ -108,6 +108,7 @@ import Testing
         let started = ContinuousClock.now
         call.cancel()
         _ = try? await call.value
-        #expect(ContinuousClock.now - started < .seconds(2))
+        // The server never answers: only the cancellation can end the call; loose for a loaded machine.
+        #expect(ContinuousClock.now - started < .seconds(10))
     }
 }

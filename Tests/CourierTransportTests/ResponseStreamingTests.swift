@@ -57,9 +57,9 @@ import Testing
     @Test(arguments: TransportKind.allCases)
     func bytesForHandsEachChunkOverAsItArrives(kind: TransportKind) async throws {
         try await withServer(kind) { server, client in
-            // 10 chunks 200 ms apart: the first is read long before the last is sent.
+            // 10 chunks 400 ms apart: the first is read long before the last is sent, even on a loaded machine.
             let body = Array(repeating: UInt8(ascii: "x"), count: 10_000)
-            server.route("GET", "/drip", respond: .bytes(body, contentType: "text/plain").with(fault: .drip(chunkSize: 1000, interval: .milliseconds(200))))
+            server.route("GET", "/drip", respond: .bytes(body, contentType: "text/plain").with(fault: .drip(chunkSize: 1000, interval: .milliseconds(400))))
             let response = try await client.bytes(for: Drip())
             var arrivals: [ContinuousClock.Instant] = []
             var count = 0

@@ -44,7 +44,7 @@ import Testing
                 value += 1
                 return value
             }
-            if n > 1 { try? await Task.sleep(for: .seconds(2)) }
+            if n > 1 { try? await Task.sleep(for: .seconds(6)) }
             return .json(#"{"n":\#(n)}"#, headers: [MockHeader("Cache-Control", "max-age=1, stale-while-revalidate=60")])
         }
         _ = try await fixture.client.send(Feed(), cachePolicy: .followHTTP)
@@ -56,7 +56,8 @@ import Testing
         let waited = ContinuousClock.now - started
         #expect(first.source == .stale && second.source == .stale)
         #expect(first.value["n"]?.int == 1 && second.value["n"]?.int == 1)
-        #expect(waited < .seconds(1), "the callers waited \(waited) for the revalidation")
+        // Two cache hits against a 6 s revalidation: loose for a loaded machine.
+        #expect(waited < .seconds(4), "the callers waited \(waited) for the revalidation")
 
         await fixture.client.waitForBackgroundWork()
         #expect(fixture.server.requestCount("/feed") == 2, "one background revalidation for both callers")

@@ -125,7 +125,8 @@ extension ResilienceTests {
             })
             let elapsed = ContinuousClock.now - started
             #expect(error.kind == .timedOut)
-            #expect(elapsed < .seconds(3), "the call gave up after \(elapsed)")
+            // The refresh never answers: any bound proves the timeout; loose for a loaded machine.
+            #expect(elapsed < .seconds(10), "the call gave up after \(elapsed)")
             #expect(servers.store.credentials != nil)
         }
     }
