@@ -90,9 +90,11 @@ import Testing
         }
         let requests = server.recordedRequests
         #expect(requests.count == 2)
-        // Bytes served in all: those before the cut and those from where the retry asked, ≤ 1.05× the file.
+        // What the cut lost is what sat in socket buffers (loopback's can hold a few MiB), not the 15 MiB a
+        // restart from zero would cost again.
         let resumedFrom = try #require(requests.last?.header("Range").flatMap { Int($0.dropFirst("bytes=".count).dropLast()) })
-        #expect(cut + (large.count - resumedFrom) <= large.count * 105 / 100)
+        #expect(resumedFrom <= cut)
+        #expect(cut - resumedFrom < 8 << 20, "the retry asked from \(resumedFrom) after a cut at \(cut)")
     }
 
     @Test(arguments: TransportKind.allCases)
