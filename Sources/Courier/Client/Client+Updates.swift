@@ -1,8 +1,5 @@
 import Foundation
 
-/// A middleware that answers from a response cache; the client asks for cached values only when one is present.
-public protocol CachingMiddleware: ClientMiddleware {}
-
 extension Client {
     /// Sends an endpoint and streams its values: next for each value, then finished or an error.
     ///
