@@ -1,6 +1,5 @@
 import Courier
 import CourierTesting
-import Crypto
 import Foundation
 import Testing
 
@@ -69,7 +68,7 @@ import Testing
             }
             let request = try #require(server.lastRequest)
             #expect(request.bodyLength == bytes.count)
-            #expect(request.bodySHA256 == SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined())
+            #expect(request.bodySHA256 == RecordedRequest(method: "PUT", target: "/upload", body: bytes).bodySHA256)
         }
     }
 

@@ -22,7 +22,7 @@ final class MockConnectionHandler: ChannelInboundHandler {
     private var head: HTTPRequestHead?
     private var body = ByteBuffer()
     private var bodyTooLarge = false
-    /// The body's length and hash, taken as it arrives (a sink keeps nothing else).
+    /// The body's length, and a sink's hash, taken as it arrives (a sink keeps nothing else).
     private var digest = BodyDigest()
     private var keepsBody = true
     /// Delayed writes still pending; cancelled when the connection goes away.
@@ -39,8 +39,8 @@ final class MockConnectionHandler: ChannelInboundHandler {
             self.head = head
             body.clear()
             bodyTooLarge = false
-            digest = BodyDigest()
             keepsBody = core.keepsBody(method: head.method.rawValue, path: RecordedRequest.split(head.uri).path)
+            digest = BodyDigest(hashes: !keepsBody)
         case .body(var chunk):
             digest.update(chunk.readableBytesView)
             guard keepsBody, !bodyTooLarge else { return }

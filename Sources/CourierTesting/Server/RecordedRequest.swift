@@ -1,4 +1,3 @@
-import Crypto
 import HTTPTypes
 
 /// A request as the ``MockServer`` received it, kept for assertions.
@@ -17,24 +16,28 @@ public struct RecordedRequest: Sendable {
     public var body: [UInt8]
     /// How many body bytes arrived.
     public var bodyLength: Int
-    /// The SHA-256 of the body as it arrived, in lowercase hex.
-    public var bodySHA256: String
+    /// The SHA-256 in lowercase hex: of the body as it arrived at a sink, else of ``body``.
+    public var bodySHA256: String {
+        sunkSHA256 ?? BodyDigest(body).hex
+    }
+    /// Taken as a sink's body arrived; kept bodies are hashed only when asked (debug builds hash slowly).
+    private var sunkSHA256: String?
     /// The server-assigned number of the connection the request arrived on, starting at 1.
     public var connectionID: Int
 
     /// Creates a record, splitting `target` into ``path`` and ``queryItems``.
     public init(method: String, target: String, headers: HTTPFields = [:], body: [UInt8] = [], connectionID: Int = 0) {
-        self.init(method: method, target: target, headers: headers, body: body, digest: BodyDigest(body), connectionID: connectionID)
+        self.init(method: method, target: target, headers: headers, body: body, digest: BodyDigest(counting: body), connectionID: connectionID)
     }
 
-    /// A record whose body's length and hash were taken as it arrived (`body` may be empty).
+    /// A record whose body's length (and, for a sink, its hash) was taken as it arrived.
     init(method: String, target: String, headers: HTTPFields, body: [UInt8], digest: BodyDigest, connectionID: Int) {
         self.method = method
         self.target = target
         self.headers = headers
         self.body = body
         self.bodyLength = digest.length
-        self.bodySHA256 = digest.hex
+        self.sunkSHA256 = digest.hashes ? digest.hex : nil
         self.connectionID = connectionID
         let (path, query) = Self.split(target)
         self.path = path
