@@ -145,7 +145,7 @@ struct Subjects {
     /// The four clients, with the control subject after raw AHC when asked for; with `breakdown`, each
     /// raw transport is followed by the partial stacks on it.
     func all(control: Bool, breakdown withBreakdown: Bool = false, telemetry: Bool = false) -> [Subject] {
-        let ahcParts = withBreakdown ? [breakdown.ahcTransport] : []
+        let ahcParts = withBreakdown ? [breakdown.rawAHCBoundedBody, breakdown.rawAHCWithHTTPTypes, breakdown.ahcTransport] : []
         let urlSessionParts = withBreakdown ? [breakdown.urlSessionTransport] : []
         let courier = telemetry ? [courierAHC, courierAHCTelemetry] : [courierAHC]
         return (control ? [rawAHC, rawAHCControl] : [rawAHC]) + ahcParts + courier + [rawURLSession] + urlSessionParts + [courierURLSession]
