@@ -63,6 +63,8 @@ let package = Package(
             dependencies: [
                 "Courier",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the store's read connections (GRDB links the same library).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -137,7 +137,7 @@ func microCases(iterations: Int) throws -> [MicroCase] {
                 guard (error as? CourierError)?.kind == .server else { throw BenchError("expected a server error, got \(error)") }
             }
         },
-    ]
+    ] + (try cacheMicroCases(iterations: iterations))
 }
 
 /// Derived figures and target checks from the micro results.

@@ -19,36 +19,43 @@ extension CacheStore {
     /// the file itself is damaged (overwritten, truncated, deleted), it is moved aside and a fresh
     /// database takes its place, so later calls cache again.
     private func access<T>(_ operation: String, _ work: (any DatabaseWriter) async throws -> T) async throws -> T {
-        let writer = try currentWriter()
+        let open = try currentDatabase()
         do {
-            return try await work(writer)
+            return try await work(open.writer)
         } catch {
-            throw failed(operation, error, writer)
+            throw failed(operation, error, open.writer)
         }
     }
 
-    /// ``access(_:_:)`` on the calling thread, for short reads and for the writer's own queue.
+    /// ``access(_:_:)`` on the calling thread, for the writer's own queue.
     func accessNow<T>(_ operation: String, _ work: (any DatabaseWriter) throws -> T) throws -> T {
-        let writer = try currentWriter()
+        let open = try currentDatabase()
         do {
-            return try work(writer)
+            return try work(open.writer)
         } catch {
-            throw failed(operation, error, writer)
+            throw failed(operation, error, open.writer)
         }
     }
 
-    /// Reads on the calling thread, in one read transaction (GRDB's schema check and the query
-    /// share its snapshot and its WAL read lock). In WAL mode a read never waits for a writer.
-    func readNow<T>(_ operation: String, _ value: (Database) throws -> T) throws -> T {
-        try accessNow(operation) { try $0.read(value) }
+    /// The variants of `key` with their small bodies, read on the calling thread through the read
+    /// connections (or the pool when there are none), with the failures handled as by ``access(_:_:)``.
+    /// In WAL mode a read never waits for a writer.
+    func readVariants(of key: CacheKey, inlineBodyLimit: Int) throws -> [StoredVariant] {
+        let open = try currentDatabase()
+        do {
+            if let reader = open.reader { return try reader.variants(of: key, inlineBodyLimit: inlineBodyLimit) }
+            return try open.writer.read { db in try Self.variantsWithBodies(of: key, inlineBodyLimit: inlineBodyLimit, db) }
+        } catch {
+            throw failed("lookup", error, open.writer)
+        }
     }
 
-    private func currentWriter() throws -> any DatabaseWriter {
-        guard let writer = database.current else {
+    private func currentDatabase() throws -> OpenDatabase {
+        guard let open = database.current else {
             counters.add(failures: 1)
             throw CacheStoreError.unavailable
         }
-        return writer
+        return open
     }
 
     /// Logs and counts a failed operation, recovering a damaged file; returns the error to rethrow.
@@ -66,10 +73,11 @@ extension CacheStore {
     private func recover(replacing broken: any DatabaseWriter) {
         guard let fileURL else { return }
         database.withLock { current in
-            guard let active = current, active === broken else { return }
+            guard let active = current, active.writer === broken else { return }
+            active.reader?.close()
             do {
                 let aside = try Self.moveAside(fileURL)
-                current = try Self.openRecovering(fileURL: fileURL, logger: logger)
+                current = try Self.open(fileURL: fileURL, logger: logger)
                 hot.invalidate()
                 counters.add(recoveries: 1)
                 logger.warning(

@@ -24,6 +24,20 @@ extension CacheStore {
         return configuration
     }
 
+    /// Opens the pool (see ``openRecovering(fileURL:logger:)``), then the read connections of lookups;
+    /// when those can't be opened, lookups read through the pool and a warning is logged.
+    static func open(fileURL: URL, logger: Logger) throws -> OpenDatabase {
+        let pool = try openRecovering(fileURL: fileURL, logger: logger)
+        do {
+            return OpenDatabase(writer: pool, reader: try StoreReader(path: fileURL.path))
+        } catch {
+            logger.warning(
+                "Cache read connection can't be opened; lookups read through the pool",
+                metadata: ["path": "\(fileURL.path)", "error": "\(error)"])
+            return OpenDatabase(writer: pool, reader: nil)
+        }
+    }
+
     /// Opens the pool, moving a corrupt file aside and retrying once.
     static func openRecovering(fileURL: URL, logger: Logger) throws -> DatabasePool {
         try FileManager.default.createDirectory(

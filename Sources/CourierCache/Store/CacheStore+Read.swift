@@ -10,11 +10,10 @@ extension CacheStore {
     package func variants(for key: CacheKey) async throws -> [CachedMetadata] {
         let waiting = pending.variants(for: key)
         let stored = try await read("variants") { db in
-            try Row.fetchAll(
-                db,
-                sql: "SELECT \(Self.metadataColumns) FROM entry WHERE partitionKey = ? AND url = ? AND method = ? ORDER BY id",
-                arguments: [key.partition, key.url, key.method]
-            ).compactMap { Self.metadata(from: $0) }
+            try Self.metadataRows(
+                db.cachedStatement(
+                    sql: "SELECT \(Self.metadataColumns) FROM entry WHERE partitionKey = ? AND url = ? AND method = ? ORDER BY id"),
+                arguments: [key.partition, key.url, key.method])
         }
         return Self.overlay(waiting, on: stored).map(\.metadata)
     }
@@ -22,8 +21,9 @@ extension CacheStore {
     /// The variant `select` picks among the stored variants of `key`, in one read, with its body
     /// when that is at most `inlineBodyLimit` bytes (larger bodies stay on disk until asked for).
     ///
-    /// The read runs on the calling thread: one indexed statement, which in WAL mode never waits
-    /// for a writer, costs less than a hop to another thread and back.
+    /// The read runs on the calling thread: one indexed statement, kept prepared on a connection
+    /// of its own, which in WAL mode never waits for a writer and costs less than a hop to another
+    /// thread and back.
     package func lookup(
         _ key: CacheKey,
         inlineBodyLimit: Int = 64 * 1024,
@@ -34,7 +34,7 @@ extension CacheStore {
             guard let chosen = select(entry.variants) else { return nil }
             if let body = entry.bodies[chosen.id] { return (chosen, body) }
         }
-        let stored = try readNow("lookup") { db in try Self.variantsWithBodies(of: key, inlineBodyLimit: inlineBodyLimit, db) }
+        let stored = try readVariants(of: key, inlineBodyLimit: inlineBodyLimit)
         let variants = Self.overlay(waiting, on: stored)
         guard !variants.isEmpty, let chosen = select(variants.map(\.metadata)),
               let found = variants.last(where: { $0.metadata.id == chosen.id })
@@ -55,22 +55,30 @@ extension CacheStore {
         var body: Data?
     }
 
-    /// The variants of `key` with their small bodies, in one statement.
+    /// The lookup: the variants of a key with their bodies when small, in one statement.
+    /// Parameters: the inline body limit, then the partition, URL and method.
+    static let lookupSQL = """
+        SELECT \(metadataColumns), body.entryId IS NOT NULL, CASE WHEN entry.bodySize <= ? THEN body.data END
+        FROM entry LEFT JOIN body ON body.entryId = entry.id
+        WHERE entry.partitionKey = ? AND entry.url = ? AND entry.method = ? ORDER BY entry.id
+        """
+
+    /// The variants of `key` with their small bodies, read through GRDB (an in-memory store, or a
+    /// file without read connections; ``ReadConnection`` runs the same statement otherwise).
     static func variantsWithBodies(of key: CacheKey, inlineBodyLimit: Int, _ db: Database) throws -> [StoredVariant] {
-        let statement = try db.cachedStatement(sql: """
-            SELECT \(metadataColumns), body.entryId IS NOT NULL, CASE WHEN entry.bodySize <= ? THEN body.data END
-            FROM entry LEFT JOIN body ON body.entryId = entry.id
-            WHERE entry.partitionKey = ? AND entry.url = ? AND entry.method = ? ORDER BY entry.id
-            """)
+        let statement = try db.cachedStatement(sql: lookupSQL)
         let rows = try Row.fetchCursor(statement, arguments: [inlineBodyLimit, key.partition, key.url, key.method])
         var variants: [StoredVariant] = []
-        while let row = try rows.next() {
-            guard let metadata = metadata(from: row, key: key) else { continue }
-            let hasBody = (try? row.decode(Bool.self, atIndex: 12)) ?? false
-            let body = try? row.withUnsafeData(atIndex: 13) { $0.map { Data($0) } }
-            variants.append(StoredVariant(metadata: metadata, hasBody: hasBody, body: body ?? nil))
+        while try rows.next() != nil {
+            if let variant = storedVariant(from: SQLiteRow(statement: statement.sqliteStatement), key: key) { variants.append(variant) }
         }
         return variants
+    }
+
+    /// A row of ``lookupSQL``; nil when its metadata doesn't decode.
+    static func storedVariant(from row: SQLiteRow, key: CacheKey) -> StoredVariant? {
+        guard let metadata = metadata(from: row, key: key) else { return nil }
+        return StoredVariant(metadata: metadata, hasBody: row.int64(12) == 1, body: row.data(13))
     }
 
     /// The stored variants with the pending writes on top: a pending write replaces the stored
@@ -114,10 +122,9 @@ extension CacheStore {
         let normalized = CacheKey.normalizedURL(url)
         let waiting = pending.variants(url: normalized, partition: partition)
         let stored = try await read("variants") { db in
-            try Row.fetchAll(
-                db, sql: "SELECT \(Self.metadataColumns) FROM entry WHERE partitionKey = ? AND url = ? ORDER BY id",
-                arguments: [partition, normalized]
-            ).compactMap { Self.metadata(from: $0) }
+            try Self.metadataRows(
+                db.cachedStatement(sql: "SELECT \(Self.metadataColumns) FROM entry WHERE partitionKey = ? AND url = ? ORDER BY id"),
+                arguments: [partition, normalized])
         }
         return Self.overlay(waiting, on: stored).map(\.metadata)
     }

@@ -13,31 +13,39 @@ extension CacheStore {
     ///
     /// Columns are read by position; with `key`, the key columns are trusted to match it (the
     /// query selected on them) and not decoded.
-    static func metadata(from row: Row, key: CacheKey? = nil) -> CachedMetadata? {
-        guard let id = try? row.decode(Int64.self, atIndex: 0),
+    static func metadata(from row: SQLiteRow, key: CacheKey? = nil) -> CachedMetadata? {
+        guard let id = row.int64(0),
               let key = key ?? decodeKey(row),
-              let vary = try? row.withUnsafeData(atIndex: 4, { $0.flatMap(VaryCoding.decode) }),
-              let status = try? row.decode(Int.self, atIndex: 5), (100...999).contains(status),
-              let headers = try? row.withUnsafeData(atIndex: 6, { $0.flatMap(HeaderCoding.decode) }),
-              let requestTime = try? row.decode(Double.self, atIndex: 7),
-              let responseTime = try? row.decode(Double.self, atIndex: 8),
-              let bodySize = try? row.decode(Int.self, atIndex: 9),
-              let storedAt = try? row.decode(Double.self, atIndex: 10),
-              let lastAccess = try? row.decode(Double.self, atIndex: 11)
+              let vary = row.withBytes(4, VaryCoding.decode) ?? nil,
+              let status = row.int64(5), (100...999).contains(status),
+              let headers = row.withBytes(6, HeaderCoding.decode) ?? nil,
+              let requestTime = row.double(7),
+              let responseTime = row.double(8),
+              let bodySize = row.int64(9), bodySize >= 0,
+              let storedAt = row.double(10),
+              let lastAccess = row.double(11)
         else { return nil }
         return CachedMetadata(
             id: id, key: key, varySelection: vary,
-            status: status, headers: headers, requestTime: Date(timeIntervalSince1970: requestTime),
-            responseTime: Date(timeIntervalSince1970: responseTime), bodySize: bodySize,
+            status: Int(status), headers: headers, requestTime: Date(timeIntervalSince1970: requestTime),
+            responseTime: Date(timeIntervalSince1970: responseTime), bodySize: Int(bodySize),
             storedAt: Date(timeIntervalSince1970: storedAt), lastAccess: Date(timeIntervalSince1970: lastAccess))
     }
 
-    private static func decodeKey(_ row: Row) -> CacheKey? {
-        guard let method = try? row.decode(String.self, atIndex: 1),
-              let url = try? row.decode(String.self, atIndex: 2),
-              let partition = try? row.decode(String.self, atIndex: 3)
-        else { return nil }
+    private static func decodeKey(_ row: SQLiteRow) -> CacheKey? {
+        guard let method = row.string(1), let url = row.string(2), let partition = row.string(3) else { return nil }
         return CacheKey(method: method, normalizedURL: url, partition: partition)
+    }
+
+    /// Every metadata row `statement` yields, through GRDB's cursor (which steps it); rows that
+    /// don't decode are skipped.
+    static func metadataRows(_ statement: Statement, arguments: StatementArguments) throws -> [CachedMetadata] {
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        var found: [CachedMetadata] = []
+        while try rows.next() != nil {
+            if let metadata = metadata(from: SQLiteRow(statement: statement.sqliteStatement)) { found.append(metadata) }
+        }
+        return found
     }
 
     /// The approximate bytes a row costs besides its body: the key, the vary selection, each

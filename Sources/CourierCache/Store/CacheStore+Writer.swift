@@ -72,7 +72,8 @@ extension CacheStore {
             defer { current = nil }
             return current
         }
-        try? (closed as? DatabasePool)?.close()
+        closed?.reader?.close()
+        try? (closed?.writer as? DatabasePool)?.close()
         OpenStores.shared.remove(self)
     }
 

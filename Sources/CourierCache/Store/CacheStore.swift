@@ -24,7 +24,7 @@ public final class CacheStore: Sendable {
     public let fileURL: URL?
 
     /// The database: replaced when a damaged file is recovered, nil when the store is unavailable.
-    let database: Locked<(any DatabaseWriter)?>
+    let database: Locked<OpenDatabase?>
     let logger: Logger
     let counters = StoreCounters()
     /// Variants used since the last write, oldest use first; written in one go (see ``touch(_:)``).
@@ -65,7 +65,7 @@ public final class CacheStore: Sendable {
         self.logger = logger
         self.pendingWriteLimit = pendingWriteLimit
         do {
-            self.database = Locked(try Self.openRecovering(fileURL: fileURL, logger: logger))
+            self.database = Locked(try Self.open(fileURL: fileURL, logger: logger))
         } catch {
             throw CacheStoreError.cannotOpen(path: fileURL.path, reason: "\(error)")
         }
@@ -78,7 +78,7 @@ public final class CacheStore: Sendable {
         self.fileURL = nil
         self.logger = logger
         self.pendingWriteLimit = Self.defaultPendingWriteLimit
-        self.database = Locked(writer)
+        self.database = Locked(writer.map { OpenDatabase(writer: $0, reader: nil) })
     }
 
     deinit {

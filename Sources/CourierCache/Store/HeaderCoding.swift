@@ -21,11 +21,11 @@ enum HeaderCoding {
         return Data(text.utf8)
     }
 
-    /// The fields decoded from stored bytes; `nil` when they are neither format.
-    static func decode(_ data: Data) -> HTTPFields? {
-        if data.first == UInt8(ascii: "[") { return decodeJSON(data) }
+    /// The fields decoded from stored bytes (read in place from SQLite's row); `nil` when they are neither format.
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> HTTPFields? {
+        if bytes.first == UInt8(ascii: "[") { return decodeJSON(Data(bytes)) }
         var fields = HTTPFields()
-        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")),
                   let name = HTTPField.Name(String(decoding: line[line.startIndex..<colon], as: UTF8.self))
             else { continue }

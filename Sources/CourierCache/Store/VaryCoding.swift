@@ -11,13 +11,13 @@ enum VaryCoding {
         Data(selection.canonicalKey.utf8)
     }
 
-    /// The selection decoded from stored bytes; `nil` when they are neither format.
-    static func decode(_ data: Data) -> VarySelection? {
-        if data.isEmpty { return VarySelection.none }
-        if data.first == UInt8(ascii: "{") { return try? JSONDecoder().decode(VarySelection.self, from: data) }
+    /// The selection decoded from stored bytes (read in place from SQLite's row); `nil` when they are neither format.
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> VarySelection? {
+        if bytes.isEmpty { return VarySelection.none }
+        if bytes.first == UInt8(ascii: "{") { return try? JSONDecoder().decode(VarySelection.self, from: Data(bytes)) }
         var names: [String] = []
         var values: [String: String] = [:]
-        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
             if let equals = line.firstIndex(of: UInt8(ascii: "=")) {
                 let name = String(decoding: line[line.startIndex..<equals], as: UTF8.self)
                 names.append(name)

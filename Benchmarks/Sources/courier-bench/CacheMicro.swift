@@ -1,0 +1,53 @@
+import Courier
+import CourierCache
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// The cache's miss path without a network, timed in process CPU (the store's writer thread
+/// included), which the machine's other load inflates far less than wall time.
+///
+/// Three clients over the same no-op transport answering the 2 KB feed with `max-age`: without a
+/// cache; with the `followHTTP` policy but no cache (the in-flight coalescing a cache policy turns
+/// on); and with `HTTPCache` on a store on disk, every call a new URL. The second to the third is
+/// the cache's own cost of a miss; the first to the third is what an app sees.
+func cacheMicroCases(iterations: Int) throws -> [MicroCase] {
+    guard let baseURL = URL(string: "http://127.0.0.1:8080") else { throw BenchError("bad base URL") }
+    let transport = NoopCachedTransport(body: Fixtures.cached)
+    let plain = Client(baseURL: baseURL, transport: transport)
+    let coalescing = Client(baseURL: baseURL, transport: transport) { $0.cachePolicy = .followHTTP }
+    // A fixed folder, emptied on every run; 50 MB, so a long run evicts as a full cache does.
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-micro-cache")
+    try? FileManager.default.removeItem(at: directory)
+    let store = try CacheStore(fileURL: directory.appendingPathComponent("miss.sqlite"), maximumSize: 50 << 20)
+    let cached = Client(baseURL: baseURL, transport: transport, middlewares: [HTTPCache(store: store)]) {
+        $0.cachePolicy = .followHTTP
+    }
+    var counter = 0
+    return [
+        MicroCase(name: "cache: 2 KB GET+decode, no cache, over no-op transport", iterations: iterations) {
+            counter &+= 1
+            _ = try await plain.send(FeedEndpoint(name: "p", n: counter))
+        },
+        MicroCase(name: "cache: 2 KB GET+decode, followHTTP policy without a cache (coalescing)", iterations: iterations) {
+            counter &+= 1
+            _ = try await coalescing.send(FeedEndpoint(name: "c", n: counter))
+        },
+        MicroCase(name: "cache: 2 KB miss + store, writer included, over no-op transport", iterations: iterations) {
+            counter &+= 1
+            _ = try await cached.send(FeedEndpoint(name: "m", n: counter))
+            // The writer's commits land inside the timed loop.
+            if counter % 100 == 0 { await store.flush() }
+        },
+    ]
+}
+
+/// The no-op transport with the feed's `Cache-Control`, so every answer is stored.
+struct NoopCachedTransport: TimeoutEnforcingTransport {
+    var body: Data
+
+    func send(_ request: HTTPRequest, body _: HTTPBody?, baseURL _: URL, operationID _: String) async throws -> (HTTPResponse, HTTPBody?) {
+        let fields: HTTPFields = [.contentType: "application/json", .cacheControl: "max-age=\(Fixtures.cacheMaxAge)"]
+        return (HTTPResponse(status: .ok, headerFields: fields), HTTPBody(body))
+    }
+}

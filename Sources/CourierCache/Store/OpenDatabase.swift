@@ -1,0 +1,9 @@
+import GRDB
+
+/// A store's open database: the GRDB connection every write and the rarer reads go through, and
+/// the read connections of lookups. Replaced together when a damaged file is recovered.
+struct OpenDatabase: Sendable {
+    let writer: any DatabaseWriter
+    /// nil in memory, or when the file can't be opened a second time: lookups then read through `writer`.
+    let reader: StoreReader?
+}

@@ -1,0 +1,107 @@
+import Courier
+@testable import CourierCache
+import Foundation
+import GRDB
+import Testing
+
+/// Lookups read through read-only connections of their own: a reopened store reads through them,
+/// a read racing the writer sees the old or the new response (never a mix, never nothing), and
+/// rows a foreign program damaged are skipped there as elsewhere.
+@Suite struct ReadConnectionTests {
+    @Test func aReopenedStoreReadsThroughItsReadConnection() async throws {
+        try await StoreFixtures.withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("cache.sqlite")
+            let key = StoreFixtures.key("reopened")
+            let first = try CacheStore(fileURL: file, maximumSize: 1 << 20)
+            try await StoreFixtures.put(first, key, body: Data("kept".utf8))
+            await first.close()
+
+            let reopened = try CacheStore(fileURL: file, maximumSize: 1 << 20)
+            #expect(reopened.database.current?.reader != nil)
+            let variants = try reopened.readVariants(of: key, inlineBodyLimit: 1 << 10)
+            #expect(variants.count == 1)
+            #expect(variants.first?.body == Data("kept".utf8))
+            #expect(variants.first?.metadata.headers == StoreFixtures.headers)
+            let found = try #require(try await reopened.lookup(key, select: { $0.last }))
+            #expect(found.body == Data("kept".utf8))
+        }
+    }
+
+    @Test func aReadRacingTheWriterSeesTheOldOrTheNewResponse() async throws {
+        try await StoreFixtures.withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("cache.sqlite")
+            let key = StoreFixtures.key("raced")
+            let reader = try CacheStore(fileURL: file, maximumSize: 8 << 20)
+            // Another store on the file (as another process would) replaces the response again and again.
+            let writer = try CacheStore(fileURL: file, maximumSize: 8 << 20)
+            let bodies = (0..<2).map { Data(repeating: UInt8(ascii: $0 == 0 ? "a" : "b"), count: 3000) }
+            try await StoreFixtures.put(writer, key, body: bodies[0])
+
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for round in 1...60 { try await StoreFixtures.put(writer, key, body: bodies[round % 2]) }
+                }
+                group.addTask {
+                    for _ in 0..<600 {
+                        // Straight through the read connection: the one-second memo would answer otherwise.
+                        let variants = try reader.readVariants(of: key, inlineBodyLimit: 1 << 16)
+                        #expect(variants.count == 1)
+                        #expect(variants.allSatisfy { $0.hasBody && bodies.contains($0.body ?? Data()) })
+                        await Task.yield()
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let last = try reader.readVariants(of: key, inlineBodyLimit: 1 << 16)
+            #expect(last.map(\.body) == [bodies[0]], "the last commit is seen")
+        }
+    }
+
+    @Test func concurrentLookupsOpenMoreConnectionsAndKeepAFew() async throws {
+        try await StoreFixtures.withTemporaryDirectory { directory in
+            let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20)
+            let keys = (0..<8).map { StoreFixtures.key("k\($0)") }
+            for key in keys { try await StoreFixtures.put(store, key, body: Data(key.url.utf8)) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for key in keys {
+                    group.addTask {
+                        for _ in 0..<50 {
+                            let variants = try store.readVariants(of: key, inlineBodyLimit: 1 << 10)
+                            #expect(variants.map(\.body) == [Data(key.url.utf8)])
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    @Test func damagedRowsAreSkippedByTheReadConnection() async throws {
+        try await StoreFixtures.withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("cache.sqlite")
+            let store = try CacheStore(fileURL: file, maximumSize: 1 << 20)
+            let key = StoreFixtures.key()
+            try await StoreFixtures.put(store, key, body: Data("ok".utf8))
+            let foreign = try DatabaseQueue(path: file.path)
+            try await foreign.write { db in
+                try db.execute(sql: """
+                    INSERT INTO entry (method, url, partitionKey, varyKey, vary, status, headers, requestTime, responseTime,
+                                       bodySize, metaSize, storedAt, lastAccess, accessOrder)
+                    VALUES ('GET', ?, '', 'x', x'00', 200, 'garbage', 'soon', 0, -1, 0, 0, 0, 0)
+                    """, arguments: [key.url])
+            }
+            let variants = try store.readVariants(of: key, inlineBodyLimit: 1 << 10)
+            #expect(variants.map(\.body) == [Data("ok".utf8)])
+        }
+    }
+
+    @Test func aPartitionWithANulByteIsItsOwnKey() async throws {
+        try await StoreFixtures.withTemporaryDirectory { directory in
+            let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20)
+            try await StoreFixtures.put(store, StoreFixtures.key(partition: "id:a"), body: Data("a".utf8))
+            #expect(try store.readVariants(of: StoreFixtures.key(partition: "id:a\0b"), inlineBodyLimit: 1 << 10).isEmpty)
+            #expect(try store.readVariants(of: StoreFixtures.key(partition: ""), inlineBodyLimit: 1 << 10).isEmpty)
+            #expect(try store.readVariants(of: StoreFixtures.key(partition: "id:a"), inlineBodyLimit: 1 << 10).count == 1)
+        }
+    }
+}
