@@ -29,6 +29,7 @@ struct SQLiteRow {
         // The pointer first, then the length: the order SQLite documents. An empty value has no pointer.
         let pointer = sqlite3_column_blob(statement, column)
         let count = Int(sqlite3_column_bytes(statement, column))
+        guard count == 0 || pointer != nil else { return nil }  // SQLite out of memory: read as damaged.
         return body(UnsafeRawBufferPointer(start: count > 0 ? pointer : nil, count: count))
     }
 
