@@ -50,14 +50,7 @@ import Testing
             let key = StoreFixtures.key()
             try await StoreFixtures.put(store, key, body: Data("ok".utf8))
             // Another writer (a foreign tool, an older version) damages a second row of the same key.
-            let foreign = try DatabaseQueue(path: file.path)
-            try await foreign.write { db in
-                try db.execute(sql: """
-                    INSERT INTO entry (method, url, partitionKey, varyKey, vary, status, headers, requestTime, responseTime,
-                                       bodySize, metaSize, storedAt, lastAccess, accessOrder)
-                    VALUES ('GET', ?, '', 'x', 'not json', 99999, 'garbage', 'soon', 0, 0, 0, 0, 0, 0)
-                    """, arguments: [key.url])
-            }
+            try await StoreFixtures.insertForeignRow(into: file, url: key.url, vary: "'not json'", status: "99999", bodySize: "0")
             let variants = try await store.variants(for: key)
             #expect(variants.count == 1)
             #expect(try await store.body(for: try #require(variants.first)) == Data("ok".utf8))

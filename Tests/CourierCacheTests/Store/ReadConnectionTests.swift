@@ -82,14 +82,7 @@ import Testing
             let store = try CacheStore(fileURL: file, maximumSize: 1 << 20)
             let key = StoreFixtures.key()
             try await StoreFixtures.put(store, key, body: Data("ok".utf8))
-            let foreign = try DatabaseQueue(path: file.path)
-            try await foreign.write { db in
-                try db.execute(sql: """
-                    INSERT INTO entry (method, url, partitionKey, varyKey, vary, status, headers, requestTime, responseTime,
-                                       bodySize, metaSize, storedAt, lastAccess, accessOrder)
-                    VALUES ('GET', ?, '', 'x', x'00', 200, 'garbage', 'soon', 0, -1, 0, 0, 0, 0)
-                    """, arguments: [key.url])
-            }
+            try await StoreFixtures.insertForeignRow(into: file, url: key.url, vary: "x'00'", status: "200", bodySize: "-1")
             let variants = try store.readVariants(of: key, inlineBodyLimit: 1 << 10)
             #expect(variants.map(\.body) == [Data("ok".utf8)])
         }

@@ -1,5 +1,6 @@
 import CourierCache
 import Foundation
+import GRDB
 import HTTPTypes
 import Testing
 
@@ -27,6 +28,19 @@ enum StoreFixtures {
         var bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
         if count > 2 { bytes[0] = 0; bytes[count / 2] = 0 }
         return Data(bytes)
+    }
+
+    /// Writes a row for `url` as a foreign or damaged program might (`vary`, `status`, `bodySize` as SQL
+    /// literals), beside what the store wrote.
+    static func insertForeignRow(into file: URL, url: String, vary: String, status: String, bodySize: String) async throws {
+        let foreign = try DatabaseQueue(path: file.path)
+        try await foreign.write { db in
+            try db.execute(sql: """
+                INSERT INTO entry (method, url, partitionKey, varyKey, vary, status, headers, requestTime, responseTime,
+                                   bodySize, metaSize, storedAt, lastAccess, accessOrder)
+                VALUES ('GET', ?, '', 'x', \(vary), \(status), 'garbage', 'soon', 0, \(bodySize), 0, 0, 0, 0)
+                """, arguments: [url])
+        }
     }
 
     /// Typical stored headers, with a duplicated field to check order and duplicates survive.
