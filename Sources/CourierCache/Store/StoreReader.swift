@@ -1,12 +1,14 @@
 import Courier
+import Foundation
 
 /// The read connections hits go through: kept open and reused, one per thread reading at the
 /// same moment, at most ``maximumIdle`` kept between reads.
 final class StoreReader: Sendable {
     /// The database file.
     let path: String
-    /// How many idle connections are kept open (more threads reading at once open more, briefly).
-    static let maximumIdle = 2
+    /// How many idle connections are kept open: one per thread of the cooperative pool, which runs
+    /// the lookups (more threads reading at once open more, briefly).
+    static let maximumIdle = max(2, ProcessInfo.processInfo.activeProcessorCount)
 
     private struct State {
         var idle: [ReadConnection] = []
