@@ -78,6 +78,27 @@ import Testing
         }
     }
 
+    /// Over 1 MiB a form streams with its announced length: a length off by a byte fails the upload.
+    @Test(arguments: TransportKind.allCases)
+    func aFormLargerThanAMegabyteStreamsWithItsExactLength(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("POST", "/photos", respond: .json("{}"))
+            try await withFolder { folder in
+                let file = folder.appendingPathComponent("large.jpg")
+                try Data(transferBytes).write(to: file)
+                let form = MultipartForm([
+                    .field("caption", "Large"), .file("photo", file, contentType: "image/jpeg"), .field("album", "2026"),
+                ])
+                _ = try await client.send(Post(form: form))
+            }
+            let request = try #require(server.recordedRequests.first)
+            let parts = try parts(of: request)
+            try #require(parts.count == 3)
+            #expect(parts[1].body == transferBytes)
+            #expect(String(decoding: parts[2].body, as: UTF8.self) == "2026")
+        }
+    }
+
     @Test func namesThatCouldBreakTheFramingArePercentEncoded() async throws {
         try await withServer(.asyncHTTPClient) { server, client in
             server.route("POST", "/photos", respond: .json("{}"))

@@ -77,7 +77,7 @@ public struct MultipartForm: Sendable {
             }
             partsLength += body.knownLength ?? 0
             raw.append(part.raw(body: Self.unannounced(body)))
-            empty.append(part.raw(body: HTTPBody()))
+            empty.append(part.raw(body: Self.unannounced(HTTPBody())))
         }
         var framing: Int64 = 0
         for try await chunk in encode(empty) { framing += Int64(chunk.count) }
