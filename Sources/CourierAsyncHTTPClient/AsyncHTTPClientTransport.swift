@@ -136,6 +136,11 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
             var buffer = ByteBuffer()
             buffer.reserveCapacity(Int(length))
             for try await chunk in body { buffer.writeBytes(chunk) }
+            // Cut short by a cancelled read, or shorter than announced: never sent as if whole.
+            try Task.checkCancellation()
+            guard buffer.readableBytes == length else {
+                throw CourierError(.invalidRequest, detail: "The request body gave \(buffer.readableBytes) of the \(length) bytes it announced")
+            }
             return (.byteBuffer(buffer), true)
         }
         let length: Int64? = if case .known(let length) = body.length { length } else { nil }

@@ -12,7 +12,12 @@ package func collectBody(_ body: HTTPBody?, limit: Int) async throws -> Data {
 package func gatherRequestBody(_ body: HTTPBody?, limit: Int) async throws -> Data? {
     guard let body else { return nil }
     let overflow = CourierError(.invalidRequest, detail: "The request body exceeds the \(limit) bytes this transport sends from memory")
-    return try await BodyAccumulator.gather(body, limit: limit, overflow: overflow)
+    let data = try await BodyAccumulator.gather(body, limit: limit, overflow: overflow)
+    // Sent whole, a short body would reach the server as a complete one.
+    if let announced = body.knownLength, announced != data.count {
+        throw CourierError(.invalidRequest, detail: "The request body gave \(data.count) of the \(announced) bytes it announced")
+    }
+    return data
 }
 
 /// A body gathered into one `Data` within a size limit: the one place that applies a limit, for
@@ -52,6 +57,9 @@ package struct BodyAccumulator {
     static func gather(_ body: HTTPBody, limit: Int, overflow: CourierError) async throws -> Data {
         var accumulator = try BodyAccumulator(limit: limit, announcedLength: body.knownLength.map { Int(clamping: $0) }, overflow: overflow)
         for try await chunk in body { try accumulator.append(chunk) }
+        // A stream such as `AsyncStream` ends early, without an error, when its reader is
+        // cancelled: what was read then is not the whole body.
+        try Task.checkCancellation()
         return accumulator.data
     }
 }

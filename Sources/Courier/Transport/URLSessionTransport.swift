@@ -17,7 +17,9 @@ import FoundationNetworking
 /// over as it arrives, with URLSession's idle timeout; nothing slows the session down while the reader
 /// is behind. A file or form body over ``gatheredBodyLimit`` streams from its source (chunked on
 /// Linux, whose URLSession sends every streamed body that way); a caller's stream body is gathered
-/// in memory, up to ``streamGatheringLimit``.
+/// in memory, up to ``streamGatheringLimit``: URLSession reads a body stream synchronously, and on
+/// Linux every session shares one queue, so a stream waiting on the caller would hold up every
+/// URLSession request in the process. Stream large uploads over `AsyncHTTPClientTransport`.
 public struct URLSessionTransport: TimeoutEnforcingTransport {
     /// The session requests run on; its delegate belongs to the transport.
     public var session: URLSession { lifetime.session }
@@ -55,7 +57,7 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
         let deadline = Deadline.forCurrentAttempt()
         let isTransfer = RequestContext.current?.isTransfer == true
         var urlRequest = try makeURLRequest(request, baseURL: baseURL)
-        let bodyStream = try await attach(body, to: &urlRequest)
+        let bodyStream = try await attach(body, to: &urlRequest, deadline: deadline)
         // URLSession's own interval is an idle timeout, and FoundationNetworking on Linux truncates
         // fractions (0.3 s becomes 0 and fails at once). A transfer's timeout is an idle timeout:
         // URLSession's alone. Any other call's is a deadline, which `perform` enforces exactly.
@@ -77,13 +79,17 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
 
     /// Puts `body` on the request: a self-contained one (bytes, a file, a form) over
     /// ``gatheredBodyLimit`` as a stream read as it is sent, any other in memory (a caller's stream
-    /// up to ``streamGatheringLimit``: URLSession's synchronous reads could wait on the caller forever).
-    private func attach(_ body: HTTPBody?, to urlRequest: inout URLRequest) async throws -> BodyInputStream? {
+    /// up to ``streamGatheringLimit``, see the type's summary, and within the call's deadline: a
+    /// caller's stream may stall).
+    private func attach(_ body: HTTPBody?, to urlRequest: inout URLRequest, deadline: Deadline) async throws -> BodyInputStream? {
         guard let body else { return nil }
         let selfContained = RequestContext.current?.requestBodyIsSelfContained ?? false
         let small = body.knownLength.map { $0 <= Self.gatheredBodyLimit } ?? false
         guard selfContained, !small, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) else {
-            urlRequest.httpBody = try await gatherRequestBody(body, limit: small ? Self.gatheredBodyLimit : Self.streamGatheringLimit)
+            let limit = small ? Self.gatheredBodyLimit : Self.streamGatheringLimit
+            urlRequest.httpBody = selfContained
+                ? try await gatherRequestBody(body, limit: limit)
+                : try await deadline.bound { try await gatherRequestBody(body, limit: limit) }
             return nil
         }
         let stream = BodyInputStream(body)
