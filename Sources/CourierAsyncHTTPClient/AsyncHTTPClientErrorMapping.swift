@@ -22,8 +22,11 @@ extension AsyncHTTPClientTransport {
             case .connectTimeout: return CourierError(.timedOut, detail: "Connect timeout", underlying: error)
             case .deadlineExceeded, .readTimeout, .writeTimeout, .getConnectionFromPoolTimeout:
                 return CourierError(.timedOut, detail: "Timed out: \(error)", underlying: error)
-            case .remoteConnectionClosed, .bodyLengthMismatch:
+            case .remoteConnectionClosed:
                 return CourierError(.connectionLost, detail: "The connection closed before the response was complete", underlying: error)
+            case .bodyLengthMismatch:
+                // AsyncHTTPClient raises it only for a request body that sends more or fewer bytes than announced.
+                return CourierError(.invalidRequest, detail: "The request body's length differs from the length it announced", underlying: error)
             case .invalidURL, .emptyHost, .emptyScheme:
                 return CourierError(.invalidRequest, detail: "Invalid URL: \(error)", underlying: error)
             default:
