@@ -63,6 +63,42 @@ import Testing
         }
     }
 
+    /// Bytes after the announced length belong to no response: the file ends at the length, and the
+    /// next call succeeds although they wait on the connection it would reuse.
+    @Test(arguments: TransportKind.allCases)
+    func bytesPastTheContentLengthAreNotPartOfTheFile(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            let announced = transferBytes.count - 1000
+            server.route("GET", "/report.bin", respond: .bytes(transferBytes, contentType: "application/octet-stream")
+                .adding(header: "Content-Length", value: "\(announced)"))
+            server.route("GET", "/items", respond: .json("[]"))
+            try await withFolder { folder in
+                let destination = folder.appendingPathComponent("report.bin")
+                _ = try await client.download(Report(), to: destination)
+                #expect(try Data(contentsOf: destination) == Data(transferBytes.prefix(announced)))
+            }
+            // Over URLSession the next GET meets the leftovers on the reused connection and is sent again.
+            for _ in 0..<3 { _ = try await client.send(Call<[Item]>()) }
+        }
+    }
+
+    /// A destination that is a folder is not replaced by the download.
+    @Test(arguments: TransportKind.allCases)
+    func aDestinationThatIsAFolderIsAFileErrorAndKeepsTheFolder(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/report.bin", respond: .bytes(transferBytes, contentType: "application/octet-stream"))
+            try await withFolder { folder in
+                let destination = folder.appendingPathComponent("report.bin")
+                try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: false)
+                try Data("kept".utf8).write(to: destination.appendingPathComponent("inside.txt"))
+                let error = await #expect(throws: CourierError.self) { try await client.download(Report(), to: destination) }
+                #expect(error?.kind == .file)
+                #expect(try Data(contentsOf: destination.appendingPathComponent("inside.txt")) == Data("kept".utf8))
+                #expect(try contents(of: folder) == ["report.bin"])
+            }
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func aConnectionCutMidBodyLeavesNoHalfFile(kind: TransportKind) async throws {
         try await withServer(kind) { server, client in

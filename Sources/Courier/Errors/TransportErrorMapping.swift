@@ -34,6 +34,7 @@ extension CourierError {
         case .networkConnectionLost, .cannotParseResponse, .zeroByteResource:
             kind = .connectionLost
         case .badServerResponse: kind = .invalidResponse
+        case .unsupportedURL where urlError.isAnswerThatIsNotHTTP: kind = .invalidResponse
         case .badURL, .unsupportedURL: kind = .invalidRequest
         case .dataLengthExceedsMaximum: kind = .bodyTooLarge
         // FoundationNetworking on Linux reports a body cut short (curl's "transfer closed with N
@@ -52,5 +53,14 @@ extension CourierError {
         case ETIMEDOUT: .timedOut
         default: nil
         }
+    }
+}
+
+extension URLError {
+    /// curl on Linux fails an answer that doesn't start like HTTP as an unsupported protocol ("HTTP/0.9").
+    /// On a reused connection it is most often the bytes a previous response sent past its length:
+    /// curl then drops that connection.
+    var isAnswerThatIsNotHTTP: Bool {
+        code == .unsupportedURL && localizedDescription.contains("HTTP/0.9")
     }
 }

@@ -67,7 +67,8 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
         try Task.checkCancellation()
         let limit = RequestContext.current?.maximumBodySize ?? .max
         do {
-            let (urlResponse, responseBody) = try await perform(urlRequest, deadline: isTransfer ? nil : deadline, limit: limit, streams: isTransfer)
+            let (urlResponse, responseBody) = try await performResendingOnce(
+                urlRequest, deadline: isTransfer ? nil : deadline, limit: limit, streams: isTransfer, bodyIsInMemory: bodyStream == nil)
             bodyStream?.close()
             return (try makeResponse(urlResponse), responseBody)
         } catch {
@@ -98,6 +99,23 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
         if let length = body.knownLength { urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length") }
         #endif
         return stream
+    }
+
+    /// ``perform(_:deadline:limit:streams:)``, sent once more on a new connection when an idempotent
+    /// request with its body in memory got an answer that is not HTTP: on a reused connection, the
+    /// leftovers of an earlier response that ran past its length (curl has dropped that connection
+    /// by then). AsyncHTTPClient closes such a connection before reusing it.
+    private func performResendingOnce(
+        _ urlRequest: URLRequest, deadline: Deadline?, limit: Int, streams: Bool, bodyIsInMemory: Bool
+    ) async throws -> URLSessionTransportDelegate.Transfer.Answer {
+        do {
+            return try await perform(urlRequest, deadline: deadline, limit: limit, streams: streams)
+        } catch let error as CourierError {
+            guard bodyIsInMemory, RequestContext.current?.isIdempotent == true,
+                let urlError = error.underlying as? URLError, urlError.isAnswerThatIsNotHTTP
+            else { throw error }
+            return try await perform(urlRequest, deadline: deadline, limit: limit, streams: streams)
+        }
     }
 
     /// Runs a data task, cancelling it as soon as the calling task is cancelled or the deadline passes.
