@@ -135,12 +135,17 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
         if case .known(let length) = body.length, length <= Self.gatheredBodyLimit {
             var buffer = ByteBuffer()
             buffer.reserveCapacity(Int(length))
-            for try await chunk in body { buffer.writeBytes(chunk) }
+            let mismatch = { (count: Int) in
+                CourierError(.invalidRequest, detail: "The request body gave \(count) bytes, not the \(length) it announced")
+            }
+            for try await chunk in body {
+                // A body longer than announced stops here, not when memory runs out.
+                guard buffer.readableBytes + chunk.count <= length else { throw mismatch(buffer.readableBytes + chunk.count) }
+                buffer.writeBytes(chunk)
+            }
             // Cut short by a cancelled read, or shorter than announced: never sent as if whole.
             try Task.checkCancellation()
-            guard buffer.readableBytes == length else {
-                throw CourierError(.invalidRequest, detail: "The request body gave \(buffer.readableBytes) of the \(length) bytes it announced")
-            }
+            guard buffer.readableBytes == length else { throw mismatch(buffer.readableBytes) }
             return (.byteBuffer(buffer), true)
         }
         let length: Int64? = if case .known(let length) = body.length { length } else { nil }

@@ -82,6 +82,20 @@ import Testing
     }
 
     @Test(arguments: TransportKind.allCases)
+    func aStreamLongerThanItsLengthIsStoppedAndNotSent(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("PUT", "/upload", respond: .json("{}"))
+            // Endless: only a reader that stops at the announced length ever finishes.
+            let endless = AsyncStream<ArraySlice<UInt8>> { Self.chunk }
+            let error = await #expect(throws: CourierError.self) {
+                try await client.send(Upload(body: .stream(endless, length: 1000)))
+            }
+            #expect(error?.kind == .invalidRequest)
+            #expect(server.recordedRequests.isEmpty)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
     func aStreamShorterThanItsLengthIsNeverSentAsWhole(kind: TransportKind) async throws {
         try await withServer(kind) { server, client in
             server.route("PUT", "/upload", respond: .json("{}"))

@@ -15,7 +15,7 @@ package func gatherRequestBody(_ body: HTTPBody?, limit: Int) async throws -> Da
     let data = try await BodyAccumulator.gather(body, limit: limit, overflow: overflow)
     // Sent whole, a short body would reach the server as a complete one.
     if let announced = body.knownLength, announced != data.count {
-        throw CourierError(.invalidRequest, detail: "The request body gave \(data.count) of the \(announced) bytes it announced")
+        throw CourierError(.invalidRequest, detail: "The request body gave \(data.count) bytes, not the \(announced) it announced")
     }
     return data
 }
