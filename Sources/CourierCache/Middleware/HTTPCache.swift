@@ -90,8 +90,10 @@ public struct HTTPCache: CachingMiddleware {
         guard request.method == .get else {
             let requestTime = clock
             let (response, responseBody) = try await network(request)
-            guard policy != .withoutCache else { return (response, responseBody) }
-            return try await exchange.afterOtherMethod(response, responseBody, requestTime: requestTime)
+            // Whatever the call's policy, what it changed on the server invalidates what is stored
+            // (RFC 9111 §4.4): the policy only decides whether its own answer may be stored.
+            return try await exchange.afterOtherMethod(
+                response, responseBody, requestTime: requestTime, mayStore: policy != .withoutCache)
         }
         switch policy.mode {
         case .withoutCache, .useCacheAndRequestWithoutRecache:

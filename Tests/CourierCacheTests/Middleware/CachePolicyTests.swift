@@ -111,13 +111,16 @@ import Testing
         #expect(fixture.server.requestCount("/feed") == 2)
     }
 
-    @Test func aSuccessfulPostInvalidatesTheURL() async throws {
+    /// Whatever the POST's own policy: `withoutCache` (the client's default) keeps its answer out of
+    /// the cache, not the cache true to what it changed.
+    @Test(arguments: [CachePolicy.followHTTP, .withoutCache, .networkOnly])
+    func aSuccessfulPostInvalidatesTheURL(postPolicy: CachePolicy) async throws {
         let fixture = try await CacheFixture.make()
         defer { Task { await fixture.tearDown() } }
         countingRoute(fixture.server, headers: [MockHeader("Cache-Control", "max-age=60")])
         fixture.server.route("POST", "/feed", respond: .status(201))
         _ = try await fixture.client.send(Feed(), cachePolicy: .followHTTP)
-        _ = try await fixture.client.send(PostToFeed(), cachePolicy: .followHTTP)
+        _ = try await fixture.client.send(PostToFeed(), cachePolicy: postPolicy)
         let after = try await fixture.client.response(for: Feed(), cachePolicy: .followHTTP)
         #expect(after.source == .network)
         #expect(after.value["n"]?.int == 2)
