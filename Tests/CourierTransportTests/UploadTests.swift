@@ -88,6 +88,25 @@ import Testing
         #expect(server.recordedRequests.allSatisfy { $0.body == Self.bytes })
     }
 
+    @Test(arguments: TransportKind.allCases)
+    func aStreamUploadIsNotRetriedAndTheErrorSaysWhy(kind: TransportKind) async throws {
+        let server = try await MockServer.start()
+        defer { Task { try? await server.shutdown() } }
+        server.route("PUT", "/upload", script: [MockResponse.json("{}").with(fault: .closeWithoutResponse), .json("{}")])
+        let client = Client(
+            baseURL: server.baseURL, transport: kind.make(),
+            middlewares: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(10)))]
+        )
+        let chunks = AsyncStream<ArraySlice<UInt8>> { input in
+            input.yield(ArraySlice(Self.bytes.prefix(10_000)))
+            input.finish()
+        }
+        let error = await #expect(throws: CourierError.self) { try await client.send(Upload(body: .stream(chunks))) }
+        #expect(error?.kind == .connectionLost)
+        #expect(error?.detail.contains("not retried: the request body is a stream that can be sent only once") == true)
+        #expect(server.requestCount("/upload") == 1)
+    }
+
     @Test func aMissingFileFailsBeforeAnythingIsSent() async throws {
         try await withServer(.asyncHTTPClient) { server, client in
             server.route("PUT", "/upload", respond: .json("{}"))

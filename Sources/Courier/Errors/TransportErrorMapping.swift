@@ -33,6 +33,9 @@ extension CourierError {
         case .cancelled: kind = .cancelled
         case .networkConnectionLost, .cannotParseResponse, .zeroByteResource:
             kind = .connectionLost
+        // curl's "Empty reply from server": the connection closed before any answer, as
+        // AsyncHTTPClient reports it too.
+        case .badServerResponse where urlError.localizedDescription.contains("Empty reply"): kind = .connectionLost
         case .badServerResponse: kind = .invalidResponse
         case .unsupportedURL where urlError.isAnswerThatIsNotHTTP: kind = .invalidResponse
         case .badURL, .unsupportedURL: kind = .invalidRequest

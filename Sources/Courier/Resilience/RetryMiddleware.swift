@@ -9,7 +9,8 @@ import OpenAPIRuntime
 /// ``CredentialsMiddleware`` so that every attempt carries the current credentials.
 ///
 /// - A request body that can be iterated only once (`HTTPBody.iterationBehavior == .single`) is
-///   never retried: it cannot be sent a second time.
+///   never retried: it cannot be sent a second time. A failure that would have been retried says so
+///   in its ``CourierError/detail``.
 /// - A retry's per-attempt timeout is shortened so that the attempt ends by the policy's total deadline.
 /// - Cancelling the call while it waits ends the wait at once with ``CourierError/Kind/cancelled``.
 /// - When no retry follows, the last response is returned (for a status) or the last error thrown.
@@ -44,26 +45,32 @@ public struct RetryMiddleware: ClientMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard policy.maximumAttempts > 1, body?.iterationBehavior != .single else {
-            return try await next(request, body, baseURL)
+        let decide = { @Sendable (attempt: Int, outcome: Outcome, elapsed: Duration) -> RetryDecision in
+            policy.decision(
+                afterAttempt: attempt,
+                method: request.method,
+                isIdempotent: RequestContext.current?.isIdempotent,
+                status: outcome.status,
+                error: outcome.errorKind,
+                retryAfter: outcome.status == nil ? nil : outcome.retryAfter,
+                elapsed: elapsed,
+                now: Date()
+            )
+        }
+        guard policy.maximumAttempts > 1 else { return try await next(request, body, baseURL) }
+        guard body?.iterationBehavior != .single else {
+            do {
+                return try await next(request, body, baseURL)
+            } catch {
+                // Say why a failure the policy would have retried was not.
+                guard decide(1, .failure(error), .zero).delay != nil else { throw error }
+                var explained = CourierError.from(transportError: error)
+                explained.detail += " (not retried: the request body is a stream that can be sent only once)"
+                throw explained
+            }
         }
         let clock: any Clock<Duration> = self.clock
-        return try await run(
-            on: clock,
-            attempt: { try await next(request, body, baseURL) },
-            decide: { attempt, outcome, elapsed in
-                policy.decision(
-                    afterAttempt: attempt,
-                    method: request.method,
-                    isIdempotent: RequestContext.current?.isIdempotent,
-                    status: outcome.status,
-                    error: outcome.errorKind,
-                    retryAfter: outcome.status == nil ? nil : outcome.retryAfter,
-                    elapsed: elapsed,
-                    now: Date()
-                )
-            }
-        )
+        return try await run(on: clock, attempt: { try await next(request, body, baseURL) }, decide: decide)
     }
 
     /// The attempt loop, generic over the clock so its instants can be compared.
