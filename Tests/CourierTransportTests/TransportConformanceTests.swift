@@ -53,6 +53,20 @@ import Testing
         }
     }
 
+    /// A value with line breaks can't add a header line; non-ASCII text arrives as its UTF-8 bytes.
+    @Test(arguments: TransportKind.allCases)
+    func aHeaderValueCanNotInjectALineAndUnicodeArrivesIntact(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/items", respond: .json("{}"))
+            let headers: HTTPFields = [.init("X-Note")!: "a\r\nX-Injected: 1", .init("X-City")!: "Zürich"]
+            _ = try await client.send(Call<JSON>(headers: headers))
+            let request = try #require(server.lastRequest)
+            #expect(request.header("X-Injected") == nil)
+            #expect(request.header("X-Note")?.contains("\n") == false)
+            #expect(request.header("X-City") == "Zürich")
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func errorStatusesCarryTheServersMessage(kind: TransportKind) async throws {
         try await withServer(kind) { server, client in
