@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import Testing
 
@@ -50,5 +51,26 @@ import Testing
     @Test func workWithinTheDeadlineKeepsItsValue() async throws {
         let value = try await Deadline(timeout: .seconds(10)).bound { 42 }
         #expect(value == 42)
+    }
+
+    @Test func anErrorBodyOverTheLimitKeepsItsFirstBytesAndStopsReading() async throws {
+        let read = Locked(0)
+        let prefix = try await collectPrefix(stream(chunks: 100, read: read), limit: 10 * 1024 + 10)
+        #expect(prefix.count == 10 * 1024 + 10)
+        #expect(read.current == 11)
+    }
+
+    /// Through a transport the client bounds itself (no ``TimeoutEnforcingTransport``).
+    @Test func anErrorStatusOverTheLimitIsTheServersErrorThroughAnyTransport() async throws {
+        let page = String(repeating: "x", count: 64 * 1024)
+        let transport = StubTransport.answering(.badGateway, headers: [.contentType: "text/html"], body: page)
+        let client = Client(baseURL: try #require(URL(string: "https://api.example.com")), transport: transport) { $0.maximumBodySize = 4096 }
+        struct Page: Endpoint {
+            typealias Response = JSON
+            var path: EndpointPath { "/page" }
+        }
+        let error = await #expect(throws: CourierError.self) { try await client.send(Page()) }
+        #expect(error?.status == .badGateway)
+        #expect(error?.bodySnippet?.count == CourierError.snippetLimit + 1)
     }
 }

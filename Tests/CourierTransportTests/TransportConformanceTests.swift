@@ -67,6 +67,22 @@ import Testing
         }
     }
 
+    /// A proxy's 3 MB error page is still the server's error (status and evidence), not a body too
+    /// large, and the connection it arrived on is freed.
+    @Test(arguments: TransportKind.allCases)
+    func anErrorPageLargerThanTheLimitIsStillTheServersError(kind: TransportKind) async throws {
+        try await withServer(kind, configure: { $0.maximumBodySize = 1 << 20 }) { server, client in
+            let page = "<html><h1>502 Bad Gateway</h1>" + String(repeating: "x", count: 3 << 20) + "</html>"
+            server.route("GET", "/items", respond: .text(page, status: 502, contentType: "text/html"))
+            server.route("GET", "/ok", respond: .json("{}"))
+            let error = await #expect(throws: CourierError.self) { try await client.send(Call<JSON>()) }
+            #expect(error?.kind == .unacceptableStatus)
+            #expect(error?.status?.code == 502)
+            #expect(error?.bodySnippet?.hasPrefix("<html><h1>502 Bad Gateway</h1>") == true)
+            _ = try await client.send(Call<JSON>(path: "/ok"))
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func errorStatusesCarryTheServersMessage(kind: TransportKind) async throws {
         try await withServer(kind) { server, client in

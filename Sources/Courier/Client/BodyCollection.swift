@@ -7,6 +7,15 @@ package func collectBody(_ body: HTTPBody?, limit: Int) async throws -> Data {
     return try await BodyAccumulator.gather(body, limit: limit, overflow: .bodyTooLarge(limit: limit))
 }
 
+/// The first `limit` bytes of a body, then no more is read: the evidence of an error status, whose
+/// page may be larger than any body the call would decode (an HTML 502 from a proxy).
+package func collectPrefix(_ body: HTTPBody?, limit: Int) async throws -> Data {
+    guard let body else { return Data() }
+    var accumulator = try BodyAccumulator(limit: limit, announcedLength: nil)
+    for try await chunk in body where !accumulator.appendPrefix(chunk) { break }
+    return accumulator.data
+}
+
 /// A request body gathered into memory for a transport that sends it whole, failing with
 /// ``CourierError/Kind/invalidRequest`` past `limit` bytes; nil without a body.
 package func gatherRequestBody(_ body: HTTPBody?, limit: Int) async throws -> Data? {
@@ -51,6 +60,17 @@ package struct BodyAccumulator {
     package mutating func append(_ chunk: some Collection<UInt8>) throws(CourierError) {
         guard data.count + chunk.count <= limit else { throw overflow }
         data.append(contentsOf: chunk)
+    }
+
+    /// Adds what fits of one chunk; false when the body goes past the limit (the rest is dropped).
+    package mutating func appendPrefix(_ chunk: some Collection<UInt8>) -> Bool {
+        let room = limit - data.count
+        guard chunk.count > room else {
+            data.append(contentsOf: chunk)
+            return true
+        }
+        data.append(contentsOf: chunk.prefix(max(0, room)))
+        return false
     }
 
     /// All of `body`, within `limit` bytes.

@@ -59,6 +59,10 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
             var failure: CourierError?
             var timer: DeadlineTimer.Token?
             var finished = false
+            /// An error status keeps only the first `limit` bytes of its body (see `collectPrefix`).
+            var keepsPrefix = false
+            /// The prefix is complete: the task was stopped on purpose.
+            var prefixComplete = false
         }
 
         private let state: Locked<State>
@@ -100,10 +104,12 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
         func receive(_ response: URLResponse) -> Bool {
             let announced = response.expectedContentLength >= 0 ? Int(clamping: response.expectedContentLength) : nil
             if streams { return handOver(response, announced: announced) }
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 200
             return state.withLock { state in
                 state.response = response
+                state.keepsPrefix = !(200..<300).contains(status)
                 do throws(CourierError) {
-                    state.body = try BodyAccumulator(limit: limit, announcedLength: announced)
+                    state.body = try BodyAccumulator(limit: limit, announcedLength: state.keepsPrefix ? nil : announced)
                     return true
                 } catch {
                     if state.failure == nil { state.failure = error }
@@ -139,6 +145,10 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
                 }
                 do throws(CourierError) {
                     if state.body == nil { state.body = try BodyAccumulator(limit: limit, announcedLength: nil) }
+                    if state.keepsPrefix {
+                        if state.body?.appendPrefix(data) == false { state.prefixComplete = true }
+                        return !state.prefixComplete
+                    }
                     try state.body?.append(data)
                     return true
                 } catch {
@@ -160,7 +170,9 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
                     state.body = nil
                 }
                 let result: Result<Answer, any Error>
-                if let failure = state.failure {
+                if state.prefixComplete, let response = state.response {
+                    result = .success((response, HTTPBody(state.body?.data ?? Data())))
+                } else if let failure = state.failure {
                     result = .failure(failure)
                 } else if let error {
                     result = .failure(CourierError.from(transportError: error))

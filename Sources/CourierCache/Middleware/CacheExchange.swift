@@ -247,8 +247,18 @@ struct CacheExchange: Sendable {
     /// belongs to can't be known; returns it with its body collected.
     func store(_ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
         guard userIsKnown() else { return (response, body) }
-        // Within the client's limit: past it the client would fail the call anyway.
-        let bytes = try await collectBody(body, limit: Self.clientBodyLimit)
+        // Within the client's limit: past it the client would fail a success anyway, and keeps only
+        // the first bytes of an error status (never stored cut short).
+        let limit = Self.clientBodyLimit
+        guard response.status.kind == .successful || limit == .max else {  // (.max: nothing to cut)
+            let prefix = try await collectPrefix(body, limit: limit + 1)
+            guard prefix.count <= limit else { return (response, HTTPBody(prefix.prefix(limit))) }
+            return try await store(response, bytes: prefix, selection: selection, requestTime: requestTime)
+        }
+        return try await store(response, bytes: try await collectBody(body, limit: limit), selection: selection, requestTime: requestTime)
+    }
+
+    private func store(_ response: HTTPResponse, bytes: Data, selection: VarySelection, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
         // Written by the store's writer after the caller has its answer; reads see it at once.
         let accepted = await store.enqueue(
             key: key, varySelection: selection, status: response.status.code, headers: rules.fieldsToStore(response.headerFields),

@@ -12,6 +12,28 @@ import OpenCombine
 #endif
 
 @Suite struct CacheBehaviourTests {
+    /// A cacheable 404 page over the client's limit is the server's answer, not a body too large, and
+    /// is not stored cut short; one within the limit is stored.
+    @Test func anErrorPageOverTheLimitIsTheServersErrorAndIsNotStoredCutShort() async throws {
+        let fixture = try await CacheFixture.make()
+        defer { Task { await fixture.tearDown() } }
+        let client = Client(baseURL: fixture.server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [fixture.cache]) {
+            $0.maximumBodySize = 1 << 20
+            $0.cachePolicy = .followHTTP
+        }
+        let page = "<html>" + String(repeating: "x", count: 3 << 20) + "</html>"
+        fixture.server.route("GET", "/big", respond: .text(page, status: 404, contentType: "text/html", headers: [MockHeader("Cache-Control", "max-age=600")]))
+        fixture.server.route("GET", "/small", respond: .text("<html>gone</html>", status: 404, contentType: "text/html", headers: [MockHeader("Cache-Control", "max-age=600")]))
+        for _ in 0..<2 {
+            let error = await #expect(throws: CourierError.self) { try await client.send(Feed(path: "/big")) }
+            #expect(error?.status?.code == 404)
+            #expect(error?.kind != .bodyTooLarge)
+            await #expect(throws: CourierError.self) { try await client.send(Feed(path: "/small")) }
+        }
+        #expect(fixture.server.requestCount("/big") == 2)
+        #expect(fixture.server.requestCount("/small") == 1)
+    }
+
     @Test func usersNeverSeeEachOthersDataAndSignOutClearsTheirPartition() async throws {
         let credentials = CredentialStore(.bearer("token-a", identity: "alice"))
         let fixture = try await CacheFixture.make(extraMiddlewares: [CredentialsMiddleware(provider: credentials)])
