@@ -83,6 +83,17 @@ import Testing
         }
     }
 
+    /// A hotel Wi-Fi's sign-in page answers 200 with HTML: the error says what it most likely is.
+    @Test func aSignInPageWhereJSONWasExpectedSaysWhatItLikelyIs() async throws {
+        try await withServer(.asyncHTTPClient) { server, client in
+            server.route("GET", "/items", respond: .text("<html><body>Sign in to Hotel WiFi</body></html>", status: 200, contentType: "text/html"))
+            let error = await #expect(throws: CourierError.self) { try await client.send(Call<[Item]>()) }
+            #expect(error?.kind == .decodingFailed)
+            #expect(error?.detail.contains("the answer is an HTML page") == true)
+            #expect(error?.bodySnippet?.contains("Sign in to Hotel WiFi") == true)
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func errorStatusesCarryTheServersMessage(kind: TransportKind) async throws {
         try await withServer(kind) { server, client in

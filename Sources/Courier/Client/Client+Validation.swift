@@ -49,8 +49,11 @@ extension Client {
         } else if let error = error as? CourierError {
             failure = error
         } else {
+            // A 200 HTML page where data was expected is most often not the API's answer at all.
+            let isHTML = head.headerFields[.contentType]?.lowercased().hasPrefix("text/html") == true
+            let hint = isHTML ? " (the answer is an HTML page: a Wi-Fi sign-in page, a proxy's or an error page?)" : ""
             failure = CourierError(
-                .decodingFailed, detail: "\(endpoint): \(describeDecodingFailure(error))",
+                .decodingFailed, detail: "\(endpoint): \(describeDecodingFailure(error))\(hint)",
                 status: head.status, responseHeaders: head.headerFields, body: response.body, underlying: error
             )
         }
