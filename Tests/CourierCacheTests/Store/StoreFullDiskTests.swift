@@ -1,0 +1,63 @@
+import Courier
+import CourierAsyncHTTPClient
+import CourierCache
+import CourierTesting
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// A full disk costs the cache new entries, never the ones it has: calls go on over the network,
+/// and what was stored is still served when the network is gone.
+@Suite struct StoreFullDiskTests {
+    #if canImport(Glibc)
+    private static let canMount = getuid() == 0
+
+    @Test(.enabled(if: canMount, "mounting a tmpfs needs root"))
+    func aFullDiskKeepsWhatIsStoredAndTheCallsGoOn() async throws {
+        try await StoreFixtures.withTemporaryDirectory { directory in
+            try #require(Glibc.mount("tmpfs", directory.path, "tmpfs", 0, "size=2m") == 0)
+            defer { _ = Glibc.umount2(directory.path, 0) }
+            let server = try await MockServer.start()
+            defer { Task { try? await server.shutdown() } }
+            server.route("GET", "/feed*") { request in
+                .json(#"{"path":"\#(request.path)","pad":"\#(String(repeating: "x", count: 2000))"}"#,
+                      headers: [MockHeader("Cache-Control", "max-age=600")])
+            }
+            let logs = LogRecorder()
+            let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 50 << 20, logger: logs.logger)
+            let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [HTTPCache(store: store)])
+            for n in 0..<5 { _ = try await client.send(Feed(path: "/feed/\(n)"), cachePolicy: .followHTTP) }
+            await store.flush()
+
+            // Fill what is left of the disk.
+            let filler = directory.appendingPathComponent("filler")
+            FileManager.default.createFile(atPath: filler.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: filler)
+            while (try? handle.write(contentsOf: Data(count: 64 << 10))) != nil {}
+            try? handle.close()
+
+            // New responses can't be stored; the calls still succeed.
+            for n in 5..<40 { _ = try await client.send(Feed(path: "/feed/\(n)"), cachePolicy: .followHTTP) }
+            await store.flush()
+            #expect(try await store.statistics().failures >= 1)
+            #expect(try await store.statistics().recoveries == 0)
+
+            // Offline, everything stored before the disk filled is still there.
+            try await server.goDown()
+            for n in 0..<5 {
+                let response = try await client.response(for: Feed(path: "/feed/\(n)"), cachePolicy: .cacheOnly)
+                #expect(response.value["path"]?.string == "/feed/\(n)")
+            }
+
+            // With room again, new responses are stored.
+            try FileManager.default.removeItem(at: filler)
+            try await server.comeUp()
+            _ = try await client.send(Feed(path: "/feed/new"), cachePolicy: .followHTTP)
+            await store.flush()
+            #expect(try await client.response(for: Feed(path: "/feed/new"), cachePolicy: .cacheOnly).source == .cache)
+        }
+    }
+    #endif
+}
