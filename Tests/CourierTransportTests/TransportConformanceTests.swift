@@ -69,9 +69,10 @@ import Testing
 
     /// A proxy's 3 MB error page is still the server's error (status and evidence), not a body too
     /// large, and the connection it arrived on is freed.
-    @Test(arguments: TransportKind.allCases)
-    func anErrorPageLargerThanTheLimitIsStillTheServersError(kind: TransportKind) async throws {
-        try await withServer(kind, configure: { $0.maximumBodySize = 1 << 20 }) { server, client in
+    @Test(arguments: TransportKind.allCases, [CachePolicy.withoutCache, .followHTTP])
+    func anErrorPageLargerThanTheLimitIsStillTheServersError(kind: TransportKind, policy: CachePolicy) async throws {
+        // `followHTTP` turns on the in-flight sharing of GETs, which reads the answer too.
+        try await withServer(kind, configure: { $0.maximumBodySize = 1 << 20; $0.cachePolicy = policy }) { server, client in
             let page = "<html><h1>502 Bad Gateway</h1>" + String(repeating: "x", count: 3 << 20) + "</html>"
             server.route("GET", "/items", respond: .text(page, status: 502, contentType: "text/html"))
             server.route("GET", "/ok", respond: .json("{}"))

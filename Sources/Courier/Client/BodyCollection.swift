@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import OpenAPIRuntime
 
 /// Reads a whole body into memory, failing with ``CourierError/Kind/bodyTooLarge`` past `limit` bytes.
@@ -14,6 +15,13 @@ package func collectPrefix(_ body: HTTPBody?, limit: Int) async throws -> Data {
     var accumulator = try BodyAccumulator(limit: limit, announcedLength: nil)
     for try await chunk in body where !accumulator.appendPrefix(chunk) { break }
     return accumulator.data
+}
+
+/// A response's body read into memory: all of a success's within `limit` (else
+/// ``CourierError/Kind/bodyTooLarge``), the first `limit` bytes of an error status's (its evidence:
+/// over the limit it is still the server's error).
+package func collectAnswer(_ body: HTTPBody?, of head: HTTPResponse, limit: Int) async throws -> Data {
+    head.status.kind == .successful ? try await collectBody(body, limit: limit) : try await collectPrefix(body, limit: limit)
 }
 
 /// A request body gathered into memory for a transport that sends it whole, failing with

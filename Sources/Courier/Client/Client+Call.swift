@@ -103,11 +103,7 @@ extension Client {
             let requestBody = try await built.body?.httpBody().reportingProgress(to: context.uploadProgress)
             let (head, body) = try await followingRedirects(built.head, body: requestBody, operationID: context.endpoint)
             guard head.status.kind == .successful, destination.isTransfer else {
-                // An error status keeps what fits of its page as evidence: over the limit, it is
-                // still the server's error, not a body too large.
-                let limit = configuration.maximumBodySize
-                let bytes = head.status.kind == .successful ? try await collectBody(body, limit: limit) : try await collectPrefix(body, limit: limit)
-                return CallOutcome(head: head, body: bytes)
+                return CallOutcome(head: head, body: try await collectAnswer(body, of: head, limit: configuration.maximumBodySize))
             }
             var outcome = CallOutcome(head: head)
             switch destination {
@@ -222,8 +218,7 @@ extension Client {
         let deadline = Deadline(timeout: RequestContext.current?.timeout ?? configuration.timeout)
         let (head, data) = try await deadline.bound {
             let (head, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
-            let isError = head.status.kind != .successful
-            return (head, isError ? try await collectPrefix(responseBody, limit: limit) : try await collectBody(responseBody, limit: limit))
+            return (head, try await collectAnswer(responseBody, of: head, limit: limit))
         }
         return (head, HTTPBody(data))
     }

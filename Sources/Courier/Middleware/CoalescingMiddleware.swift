@@ -81,7 +81,7 @@ public struct CoalescingMiddleware: ClientMiddleware {
                         call.finish(.success(.sendYourOwn))
                         return (head, responseBody)
                     }
-                    let data = try await collectBody(responseBody, limit: limit)
+                    let data = try await collectAnswer(responseBody, of: head, limit: limit)
                     let shared = SharedResponse(
                         head: head, body: data, source: context?.report.source ?? .network, attempts: context?.report.attempts ?? 0
                     )
