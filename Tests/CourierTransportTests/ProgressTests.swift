@@ -7,13 +7,6 @@ import Testing
 /// Progress for both directions: as a callback, an `AsyncSequence` and on the callback face;
 /// throttled, never backwards, ending at the total.
 @Suite struct ProgressTests {
-    private struct Upload: Endpoint {
-        typealias Response = JSON
-        var method: HTTPRequest.Method { .put }
-        var path: EndpointPath { "/upload" }
-        var body: RequestBody?
-    }
-
     private struct Report: Endpoint {
         typealias Response = Data
         var path: EndpointPath = "/report.bin"

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// A fresh folder, removed after `body`.
@@ -30,4 +31,13 @@ func distinctBytes(_ count: Int, seed: Int) -> [UInt8] {
         copy += 1
     }
     return bytes
+}
+
+/// `PUT /upload` with the body a test gives.
+struct Upload: Endpoint {
+    typealias Response = JSON
+    var method: HTTPRequest.Method { .put }
+    var path: EndpointPath { "/upload" }
+    var body: RequestBody?
+    var timeout: Duration? = nil
 }

@@ -6,13 +6,6 @@ import Testing
 /// Files, bytes and streams go up with their content type; a file is read as it is sent and sent
 /// again whole on a retry; a stream is sent once.
 @Suite struct UploadTests {
-    private struct Upload: Endpoint {
-        typealias Response = JSON
-        var method: HTTPRequest.Method { .put }
-        var path: EndpointPath { "/upload" }
-        var body: RequestBody?
-    }
-
     private static let bytes = distinctBytes(3 << 20, seed: 13)
 
     private func withFile<T>(_ bytes: [UInt8], _ body: (URL) async throws -> T) async throws -> T {
