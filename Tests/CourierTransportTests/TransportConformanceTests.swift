@@ -84,6 +84,20 @@ import Testing
         }
     }
 
+    /// A `Content-Length` that is not a number is an invalid response on both transports, and the
+    /// connection is not reused. (An over-large or listed one also fails over AsyncHTTPClient;
+    /// curl on Linux reads a prefix of it and waits for bytes that don't come, until the timeout.)
+    @Test(arguments: TransportKind.allCases, ["abc", "-5"])
+    func aContentLengthThatIsNotANumberIsAnInvalidResponse(kind: TransportKind, value: String) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/items", respond: .json("[]").adding(header: "Content-Length", value: value))
+            server.route("GET", "/ok", respond: .json("{}"))
+            let error = await #expect(throws: CourierError.self) { try await client.send(Call<[Item]>()) }
+            #expect(error?.kind == .invalidResponse)
+            _ = try await client.send(Call<JSON>(path: "/ok"))
+        }
+    }
+
     /// A hotel Wi-Fi's sign-in page answers 200 with HTML: the error says what it most likely is.
     @Test func aSignInPageWhereJSONWasExpectedSaysWhatItLikelyIs() async throws {
         try await withServer(.asyncHTTPClient) { server, client in

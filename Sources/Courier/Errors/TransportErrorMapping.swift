@@ -43,6 +43,8 @@ extension CourierError {
         // FoundationNetworking on Linux reports a body cut short (curl's "transfer closed with N
         // bytes remaining") as an unknown error; only its text tells it apart.
         case .unknown where urlError.localizedDescription.contains("transfer closed"): kind = .connectionLost
+        // curl's "Invalid Content-Length": a head that is not valid HTTP, as AsyncHTTPClient says.
+        case .unknown where urlError.localizedDescription.contains("Invalid Content-Length"): kind = .invalidResponse
         default: kind = .transport
         }
         return CourierError(kind, detail: "URLError \(urlError.code.rawValue): \(urlError.localizedDescription)", underlying: urlError)
