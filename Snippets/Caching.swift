@@ -8,6 +8,9 @@ import Logging
 
 let server = try await MockServer.start()
 server.route("GET", "/feed", respond: .json(#"["hello"]"#, headers: [MockHeader("Cache-Control", "max-age=60")]))
+server.route("GET", "/tiles/alps", respond: .bytes(Array(repeating: 1, count: 300_000), contentType: "application/octet-stream", headers: [MockHeader("Cache-Control", "max-age=86400")]))
+let tilesFolder = FileManager.default.temporaryDirectory.appending(path: "courier-snippet-tiles-\(UUID())")
+try FileManager.default.createDirectory(at: tilesFolder, withIntermediateDirectories: true)
 let api = server.baseURL
 let cacheFile = FileManager.default.temporaryDirectory.appending(path: "courier-snippet-\(UUID()).sqlite")
 let logger = Logger(label: "app.cache")
@@ -59,6 +62,23 @@ func watchFeed() async throws {
 }
 // snippet.end
 
+// snippet.downloads
+// A download skips the cache unless the call or its endpoint asks. Asked, the file's bytes
+// are copied into the store a chunk at a time, and a later download is written from the
+// store the same way: neither is ever held whole in memory.
+struct MapTiles: Endpoint {
+    typealias Response = Data
+    var region: String
+    var path: EndpointPath { "/tiles/\(region)" }
+    var cachePolicy: CachePolicy? { .followHTTP }      // lets the cache keep this download
+}
+
+func downloadTiles(to folder: URL) async throws(CourierError) {
+    let pack = try await client.download(MapTiles(region: "alps"), to: folder.appending(path: "alps.tiles"))
+    print(pack.source)                                // network the first time, then cache
+}
+// snippet.end
+
 // snippet.clearing
 func housekeeping() async throws {
     let stats = try await store.statistics()
@@ -73,6 +93,11 @@ func housekeeping() async throws {
 try await loadFeed()
 try await watchFeed()
 precondition(server.requestCount("/feed") == 3, "\(server.requestCount("/feed"))")
+try await downloadTiles(to: tilesFolder)
+await store.flush()                                   // the copy into the store is made after the download returns
+try await downloadTiles(to: tilesFolder)
+precondition(server.requestCount("/tiles/alps") == 1, "\(server.requestCount("/tiles/alps"))")
+try? FileManager.default.removeItem(at: tilesFolder)
 try await housekeeping()
 try await server.shutdown()
 try? FileManager.default.removeItem(at: cacheFile)

@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
+import CourierCache
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -50,8 +51,15 @@ struct TransferCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let url = server.baseURL.absoluteString
+        // A download the endpoint lets the cache keep: stored from its file on the first call, then
+        // served from the store. SQLite holds at most 1e9 bytes in one value: larger files pass by.
+        let store = try CacheStore(fileURL: scratch.appendingPathComponent("cache/downloads.sqlite"), maximumSize: Int(size) * 2)
+        let cached = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(client: http), middlewares: [HTTPCache(store: store)]) {
+            $0.timeout = .seconds(60)
+        }
+        let cacheable = size <= 1_000_000_000
 
-        let subjects: [(name: String, run: @Sendable (Int) async throws -> URL)] = [
+        var subjects: [(name: String, run: @Sendable (Int) async throws -> URL)] = [
             ("download: raw AHC (FileDownloadDelegate)", { round in
                 let file = scratch.appendingPathComponent("raw-\(round).bin")
                 let delegate = try FileDownloadDelegate(path: file.path)
@@ -66,7 +74,25 @@ struct TransferCommand: AsyncParsableCommand {
                 let file = scratch.appendingPathComponent("urlsession-\(round).bin")
                 return try await urlSession.download(BigFile(), to: file).value
             }),
-            ("upload: raw AHC (streamed file)", { round in
+        ]
+        if cacheable {
+            subjects += [
+                ("download: Courier/AHC + HTTPCache, network and store", { @Sendable round in
+                    let file = scratch.appendingPathComponent("stored-\(round).bin")
+                    return try await cached.download(BigFile(), to: file, cachePolicy: .networkOnly).value
+                }),
+                ("download: Courier/AHC + HTTPCache, from the store", { @Sendable round in
+                    let file = scratch.appendingPathComponent("from-store-\(round).bin")
+                    let response = try await cached.download(BigFile(), to: file, cachePolicy: .alwaysUseCache)
+                    guard response.source == .cache else { throw BenchError("the cached download came from \(response.source)") }
+                    return response.value
+                }),
+            ]
+        } else {
+            log("  (the HTTPCache rows need --size-mb 953 or less: SQLite stores at most 1e9 bytes in one value)")
+        }
+        subjects += [
+            ("upload: raw AHC (streamed file)", { @Sendable round in
                 var request = HTTPClientRequest(url: url + "/upload/raw-\(round).bin")
                 request.method = .PUT
                 request.body = .stream(FileBuffers(file: source), length: .known(size))
@@ -74,11 +100,11 @@ struct TransferCommand: AsyncParsableCommand {
                 guard (200..<300).contains(response.status.code) else { throw BenchError("raw upload: \(response.status)") }
                 return server.webRoot.appendingPathComponent("upload/raw-\(round).bin")
             }),
-            ("upload: Courier/AHC (RequestBody.file)", { round in
+            ("upload: Courier/AHC (RequestBody.file)", { @Sendable round in
                 _ = try await client.send(PutFile(name: "courier-\(round).bin", file: source))
                 return server.webRoot.appendingPathComponent("upload/courier-\(round).bin")
             }),
-            ("upload: Courier/URLSession (RequestBody.file)", { round in
+            ("upload: Courier/URLSession (RequestBody.file)", { @Sendable round in
                 _ = try await urlSession.send(PutFile(name: "urlsession-\(round).bin", file: source))
                 return server.webRoot.appendingPathComponent("upload/urlsession-\(round).bin")
             }),
@@ -105,6 +131,7 @@ struct TransferCommand: AsyncParsableCommand {
             log("  \(row.subject): \(String(format: "%.2f s, %.1f MiB/s, peak RSS +%.1f MB", row.seconds, row.megabytesPerSecond, row.peakAboveIdleMB)), sha256 \(row.sha256Matches ? "ok" : "MISMATCH")")
             rows.append(row)
         }
+        await store.close()
         try await http.shutdown()
 
         let report = TransferReport(date: isoDate(), server: server.kind, sizeMB: sizeMB, rounds: rounds, idleRSSMB: Double(idle) / 1_048_576, rows: rows)

@@ -74,7 +74,7 @@ extension Client {
         }
     }
 
-    /// Downloads into a file (see ``download(_:to:resumingFrom:progress:)``) and calls `completion`
+    /// Downloads into a file (see ``download(_:to:resumingFrom:cachePolicy:progress:)``) and calls `completion`
     /// once on `queue`; `progress` runs on `queue` too.
     /// - Returns: A handle that cancels the download.
     @discardableResult
@@ -82,13 +82,14 @@ extension Client {
         _ endpoint: E,
         to destination: URL,
         resumingFrom resume: ResumableDownload? = nil,
+        cachePolicy: CachePolicy? = nil,
         queue: DispatchQueue = Client.defaultCompletionQueue,
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<URL, CourierError>) -> Void
     ) -> CallHandle {
         let report = progress.map { progress in { @Sendable (value: TransferProgress) in queue.async { progress(value) } } }
         return deliver(endpoint.operationName, on: queue, to: completion) { () throws(CourierError) in
-            try await self.download(endpoint, to: destination, resumingFrom: resume, progress: report).value
+            try await self.download(endpoint, to: destination, resumingFrom: resume, cachePolicy: cachePolicy, progress: report).value
         }
     }
 

@@ -91,7 +91,8 @@ extension Client {
         if let credentials {
             context.identity = context.requiresAuthentication ? await CallIdentity.of(credentials) : .anonymous
         }
-        if hasCache { context.background = backgroundRevalidation(of: call.built, context: context) }
+        // A transfer revalidates in line: run again in the background, its body would be gathered in memory.
+        if hasCache, !context.isTransfer { context.background = backgroundRevalidation(of: call.built, context: context) }
         return try await runChain(call.built, context: context, destination: call.destination)
     }
 

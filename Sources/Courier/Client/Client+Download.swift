@@ -4,7 +4,7 @@ extension Client {
     /// Downloads an endpoint's response body into a file, streaming it to disk as it arrives.
     ///
     /// The call goes through the same middleware chain (credentials, retries, token refresh,
-    /// logging) and error model as ``send(_:cachePolicy:)``, without the cache. The bytes go to a
+    /// logging) and error model as ``send(_:cachePolicy:)``. The bytes go to a
     /// temporary file in `destination`'s folder and replace `destination` only when complete: a
     /// failed or cancelled download leaves no half file there, and a file already there stays.
     /// The endpoint's timeout is an idle timeout: no bytes for that long, not the whole download.
@@ -15,6 +15,11 @@ extension Client {
     /// ``CourierError/resumableDownload`` to pass back as `resumingFrom` later. A server that answers
     /// the whole file instead (it changed, or it ignores ranges) restarts the file cleanly.
     ///
+    /// A download bypasses the HTTP cache unless asked: give a `cachePolicy` (or declare one on the
+    /// endpoint) and a cache in the chain stores the file's bytes as they are on disk, a chunk at a
+    /// time, and answers later downloads from the store by the policy's rules, streamed into the file
+    /// the same way (see <doc:Transfers>). Nothing is held whole in memory either way.
+    ///
     /// ```swift
     /// let file = try await client.download(MonthlyReport(month: 11), to: reportsFolder.appending(path: "november.pdf")) { progress in
     ///     print(progress.fractionCompleted ?? 0)
@@ -24,6 +29,8 @@ extension Client {
     ///   - endpoint: What to download; its `Response` type is not used.
     ///   - destination: The file to create or replace; its folder must exist.
     ///   - resume: The state of an earlier, cut download of the same resource, if any.
+    ///   - cachePolicy: How a cache in the chain treats the download; nil uses the endpoint's
+    ///     policy, else ``CachePolicy/withoutCache`` (not the client's default).
     ///   - progress: Called with the bytes so far, at most 20 times a second, never backwards, and
     ///     always at the end.
     /// - Returns: `destination`, with the response's status, headers and timing.
@@ -34,11 +41,13 @@ extension Client {
         _ endpoint: E,
         to destination: URL,
         resumingFrom resume: ResumableDownload? = nil,
+        cachePolicy: CachePolicy? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(CourierError) -> Response<URL> {
         let download = try FileDownload(destination: destination, resumingFrom: resume, progress: progress)
+        let policy = cachePolicy ?? endpoint.cachePolicy ?? .withoutCache
         do throws(CourierError) {
-            let validated = try await run(EndpointCall(endpoint), policy: .withoutCache, destination: .file(download))
+            let validated = try await run(EndpointCall(endpoint), policy: policy, destination: .file(download))
             return Response(
                 value: destination, head: validated.head, request: validated.request, source: validated.source,
                 duration: ContinuousClock.now - validated.started, attempts: validated.attempts, bodySize: Int(validated.bodySize ?? 0)

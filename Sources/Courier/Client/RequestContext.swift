@@ -31,7 +31,7 @@ public struct RequestContext: Sendable {
     /// Runs the call again later, outside the caller's wait: the cache uses it to revalidate a
     /// stale response in the background. Nil where the client offers no background work.
     package var background: BackgroundRevalidation?
-    /// Whether the call is a transfer (``Client/download(_:to:progress:)``, ``Client/bytes(for:)``):
+    /// Whether the call is a transfer (``Client/download(_:to:resumingFrom:cachePolicy:progress:)``, ``Client/bytes(for:)``):
     /// its body is not gathered, so a transport hands the head over at once, and ``timeout`` is an
     /// idle timeout (no bytes either way for that long), not a deadline for the whole response.
     package var isTransfer = false

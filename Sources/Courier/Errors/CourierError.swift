@@ -106,7 +106,7 @@ public struct CourierError: Error, Sendable {
         get { fields.underlying }
         set { fields.underlying = newValue }
     }
-    /// What a download cut after some bytes needs to continue (see ``Client/download(_:to:resumingFrom:progress:)``).
+    /// What a download cut after some bytes needs to continue (see ``Client/download(_:to:resumingFrom:cachePolicy:progress:)``).
     public var resumableDownload: ResumableDownload? {
         get { fields.resumableDownload }
         set { fields.resumableDownload = newValue }

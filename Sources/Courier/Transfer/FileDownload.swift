@@ -24,6 +24,8 @@ package final class FileDownload: Sendable {
         var total: Int64?
         /// Whether the last request asked for a range.
         var askedFrom: Int64?
+        /// Whether the file holds the whole body of one `200`, received to its end.
+        var holdsWholeBody = false
     }
 
     /// Prepares a download to `destination`, continuing `resume` when its partial file is still there.
@@ -127,12 +129,20 @@ package final class FileDownload: Sendable {
         if let total, offset != total {
             throw CourierError(.connectionLost, detail: "The download ended after \(offset) of \(total) bytes")
         }
+        if head.status.code == 200 { state.withLock { $0.holdsWholeBody = true } }
+    }
+
+    /// The partial file while it holds the whole body of the `200` just received (before
+    /// ``complete()`` moves it into place): what a cache may copy.
+    package var wholeBodyFile: URL? {
+        state.withLock { $0.holdsWholeBody } ? partial : nil
     }
 
     /// Where this response's bytes go in the file, after checking a 206 against what was asked.
     private func startOffset(for head: HTTPResponse, announcedLength: Int64?) throws(CourierError) -> Int64 {
         let validator = Self.validator(of: head)
         let start = state.withLock { state -> Result<Int64, CourierError> in
+            state.holdsWholeBody = false
             guard head.status.code == 206 else {
                 state.offset = 0
                 state.validator = validator

@@ -2,7 +2,7 @@ import Foundation
 
 /// What a cut download needs to continue later: its partial file and the validator of the
 /// response it came from. Keep it (it is `Codable`) and hand it to
-/// ``Client/download(_:to:resumingFrom:progress:)``; the download then asks only for the missing
+/// ``Client/download(_:to:resumingFrom:cachePolicy:progress:)``; the download then asks only for the missing
 /// bytes (`Range` + `If-Range`), and starts over cleanly if the file changed on the server.
 ///
 /// A download that fails with a lost connection, a timeout, no connection or a cancel leaves its

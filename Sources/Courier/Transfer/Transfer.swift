@@ -48,10 +48,12 @@ public struct Transfer<Value: Sendable>: Sendable {
 }
 
 extension Client {
-    /// Starts a download (see ``download(_:to:resumingFrom:progress:)``) whose progress is an `AsyncSequence`.
-    public func downloadTask<E: Endpoint>(_ endpoint: E, to destination: URL, resumingFrom resume: ResumableDownload? = nil) -> Transfer<URL> {
+    /// Starts a download (see ``download(_:to:resumingFrom:cachePolicy:progress:)``) whose progress is an `AsyncSequence`.
+    public func downloadTask<E: Endpoint>(
+        _ endpoint: E, to destination: URL, resumingFrom resume: ResumableDownload? = nil, cachePolicy: CachePolicy? = nil
+    ) -> Transfer<URL> {
         Transfer { progress throws(CourierError) in
-            try await self.download(endpoint, to: destination, resumingFrom: resume, progress: progress)
+            try await self.download(endpoint, to: destination, resumingFrom: resume, cachePolicy: cachePolicy, progress: progress)
         }
     }
 

@@ -5,16 +5,23 @@ import OpenAPIRuntime
 
 extension CacheExchange {
     /// The response for `answer` built from a stored variant's head ready to serve: the whole body,
-    /// the slice a `206` carries, or a bodiless `416`; nil when the body is gone.
+    /// the slice a `206` carries, or a bodiless `416`; nil when the body is gone. A transfer's body
+    /// larger than the lookup reads streams from the store instead of being loaded.
     func answering(_ answer: StoredAnswer, _ head: HTTPResponse, _ hit: Hit) async throws -> (HTTPResponse, HTTPBody?)? {
         let response = rules.response(head, answering: answer)
         switch answer {
         case .unsatisfiable:
             return (response, HTTPBody())
         case .whole:
+            if isTransfer, hit.body == nil {
+                return try await store.streamedBody(for: hit.metadata, offsets: 0..<hit.metadata.bodySize).map { (response, $0) }
+            }
             guard let bytes = try await hit.loadBody(from: store) else { return nil }
             return (response, HTTPBody(bytes))
         case .part(_, let offsets):
+            if isTransfer, hit.body == nil {
+                return try await store.streamedBody(for: hit.metadata, offsets: offsets).map { (response, $0) }
+            }
             guard let bytes = try await hit.loadBody(from: store), offsets.upperBound <= bytes.count else { return nil }
             let start = bytes.startIndex
             return (response, HTTPBody(bytes[(start + offsets.lowerBound)..<(start + offsets.upperBound)]))
@@ -28,7 +35,8 @@ extension CacheExchange {
     /// combination past that stores the new part alone. A part whose body isn't exactly the bytes
     /// its `Content-Range` announces (a cut response) is not stored.
     func storePart(_ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
-        guard userIsKnown() else { return (response, body) }
+        // A transfer's part is in its file, or streams to its caller: not gathered here.
+        guard userIsKnown(), !isTransfer else { return (response, body) }
         let bytes = try await collectBody(body, limit: Self.clientBodyLimit)
         guard let held = CacheRules.heldRange(of: response.headerFields), held.count == Int64(bytes.count) else {
             return (response, HTTPBody(bytes))

@@ -16,6 +16,10 @@ struct CacheExchange: Sendable {
     let background: BackgroundRevalidation?
     /// Set when the request was filed as anonymous without knowing who is signed in.
     let claim: AnonymousPartitionClaim?
+    /// Whether the call is a transfer: its body is never gathered in memory (see `CacheExchange+Downloads`).
+    var isTransfer = false
+    /// The file a download writes, whose whole body the cache may copy.
+    var download: FileDownload?
 
     var store: CacheStore { cache.store }
     var rules: CacheRules { cache.rules }
@@ -247,6 +251,7 @@ struct CacheExchange: Sendable {
     /// belongs to can't be known; returns it with its body collected.
     func store(_ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
         guard userIsKnown() else { return (response, body) }
+        if isTransfer { return storeDownload(response, body, selection: selection, requestTime: requestTime) }
         // Within the client's limit: past it the client would fail a success anyway, and keeps only
         // the first bytes of an error status (never stored cut short).
         let limit = Self.clientBodyLimit

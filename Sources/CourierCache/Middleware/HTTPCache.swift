@@ -82,7 +82,8 @@ public struct HTTPCache: CachingMiddleware {
         let partition = await partition(of: request, context)
         let exchange = CacheExchange(
             cache: self, request: request, key: CacheKey(method: "GET", normalizedURL: url, partition: partition.name),
-            report: context?.report, background: context?.background, claim: partition.claim
+            report: context?.report, background: context?.background, claim: partition.claim,
+            isTransfer: context?.isTransfer ?? false, download: context?.download
         )
         @Sendable func network(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody?) {
             try await AnonymousPartitionClaim.$current.withValue(partition.claim) { try await next(request, body, baseURL) }

@@ -20,45 +20,76 @@ extension CacheStore {
         requestTime: Date, responseTime: Date
     ) async throws -> CachedMetadata? {
         guard (100...999).contains(status) else { throw CacheStoreError.invalidStatus(status) }
-        let varyData = VaryCoding.encode(varySelection)
-        let headerData = HeaderCoding.encode(headers)
-        let metaSize = Self.metadataSize(key: key, varySelection: varySelection, headers: headers)
-        let limit = maximumSize
+        let entry = draft(key: key, varySelection: varySelection, status: status, headers: headers, bodySize: body.count,
+                          requestTime: requestTime, responseTime: responseTime)
+        return try await storeNow(entry) { id, db in
+            try db.cachedStatement(sql: "INSERT INTO body (entryId, data) VALUES (?, ?)").execute(arguments: [id, body])
+        }
+    }
+
+    /// A variant about to be stored, with its row id still unknown.
+    struct DraftEntry: Sendable {
+        var metadata: CachedMetadata
+        var varyData: Data
+        var headerData: Data
+        var metaSize: Int
+    }
+
+    func draft(
+        key: CacheKey, varySelection: VarySelection, status: Int, headers: HTTPFields, bodySize: Int, requestTime: Date, responseTime: Date
+    ) -> DraftEntry {
         // Dates go through `timeIntervalSince1970` exactly as they are stored, so the returned
         // metadata equals what a later read decodes.
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
-        let draft = CachedMetadata(
+        let metadata = CachedMetadata(
             id: 0, key: key, varySelection: varySelection, status: status, headers: headers,
             requestTime: Date(timeIntervalSince1970: requestTime.timeIntervalSince1970),
             responseTime: Date(timeIntervalSince1970: responseTime.timeIntervalSince1970),
-            bodySize: body.count, storedAt: now, lastAccess: now)
-        let row = PendingWrites.Write(
-            metadata: draft, body: body, varyData: varyData, headerData: headerData, metaSize: metaSize, telemetry: Telemetry.current)
+            bodySize: bodySize, storedAt: now, lastAccess: now)
+        return DraftEntry(
+            metadata: metadata, varyData: VaryCoding.encode(varySelection), headerData: HeaderCoding.encode(headers),
+            metaSize: Self.metadataSize(key: key, varySelection: varySelection, headers: headers))
+    }
+
+    /// Writes `entry` now, in one transaction with its body (inserted by `insertBody` for the new
+    /// row id), after the responses accepted before it; then evicts. Too large for the store, it is
+    /// not stored and the variant it would replace is removed.
+    func storeNow(_ entry: DraftEntry, insertBody: @escaping @Sendable (Int64, Database) throws -> Void) async throws -> CachedMetadata? {
+        let limit = maximumSize
         // Responses accepted earlier go first, so this newer one is never overwritten by them.
         await flushResponses()
         hot.invalidate()
         defer { hot.invalidate() }
-        let (id, evicted) = try await write("store") { db -> (Int64?, Eviction) in
+        let (id, evicted) = try await write("store") { db in
             try self.flushTouches(db)
-            guard body.count + metaSize <= limit else {
-                try db.execute(
-                    sql: "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ? AND varyKey = ?",
-                    arguments: [key.partition, key.url, key.method, varySelection.canonicalKey])
-                return (nil, Eviction())
-            }
-            let id = try Self.insert(row, db)
-            return (id, try Self.evict(db, limit: limit, keeping: id))
+            return try Self.replace(with: entry, limit: limit, db, insertBody: insertBody)
         }
-        if evicted.count > 0 {
-            counters.add(evictions: evicted.count)
-            Telemetry.current.count(MetricName.cacheEvictedBytes, [], by: evicted.bytes)
+        countEvictions(evicted, telemetry: Telemetry.current)
+        return id.map(entry.metadata.identified)
+    }
+
+    /// Replaces the variant of `entry` with it and evicts (or, too large, removes the variant);
+    /// returns the new row id, nil when not stored. Runs in the caller's transaction.
+    static func replace(
+        with entry: DraftEntry, limit: Int, _ db: Database, insertBody: (Int64, Database) throws -> Void
+    ) throws -> (Int64?, Eviction) {
+        let metadata = entry.metadata
+        guard metadata.bodySize + entry.metaSize <= limit else {
+            let key = metadata.key
+            try db.execute(
+                sql: "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ? AND varyKey = ?",
+                arguments: [key.partition, key.url, key.method, metadata.varySelection.canonicalKey])
+            return (nil, Eviction())
         }
-        return id.map { id in
-            CachedMetadata(
-                id: id, key: key, varySelection: varySelection, status: status, headers: headers,
-                requestTime: draft.requestTime, responseTime: draft.responseTime, bodySize: body.count,
-                storedAt: now, lastAccess: now)
-        }
+        let id = try insertEntry(metadata, varyData: entry.varyData, headerData: entry.headerData, metaSize: entry.metaSize, db)
+        try insertBody(id, db)
+        return (id, try evict(db, limit: limit, keeping: id))
+    }
+
+    func countEvictions(_ evicted: Eviction, telemetry: Telemetry) {
+        guard evicted.count > 0 else { return }
+        counters.add(evictions: evicted.count)
+        telemetry.count(MetricName.cacheEvictedBytes, [], by: evicted.bytes)
     }
 
     /// Replaces the headers and times of a variant after a `304 Not Modified`, and marks it recently used.

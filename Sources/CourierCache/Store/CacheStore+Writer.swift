@@ -18,22 +18,15 @@ extension CacheStore {
         requestTime: Date, responseTime: Date
     ) async -> Bool {
         guard (100...999).contains(status) else { return false }
-        let varyData = VaryCoding.encode(varySelection)
-        let headerData = HeaderCoding.encode(headers)
-        let metaSize = Self.metadataSize(key: key, varySelection: varySelection, headers: headers)
-        guard body.count + metaSize <= maximumSize else {
+        let entry = draft(key: key, varySelection: varySelection, status: status, headers: headers, bodySize: body.count,
+                          requestTime: requestTime, responseTime: responseTime)
+        guard body.count + entry.metaSize <= maximumSize else {
             _ = try? await remove(key, varyKey: varySelection.canonicalKey)
             return false
         }
-        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
-        let metadata = CachedMetadata(
-            id: pending.temporaryID(), key: key, varySelection: varySelection, status: status, headers: headers,
-            requestTime: Date(timeIntervalSince1970: requestTime.timeIntervalSince1970),
-            responseTime: Date(timeIntervalSince1970: responseTime.timeIntervalSince1970),
-            bodySize: body.count, storedAt: now, lastAccess: now)
         let write = PendingWrites.Write(
-            metadata: metadata, body: body, varyData: varyData, headerData: headerData, metaSize: metaSize,
-            telemetry: Telemetry.current)
+            metadata: entry.metadata.identified(as: pending.temporaryID()), body: body, varyData: entry.varyData,
+            headerData: entry.headerData, metaSize: entry.metaSize, telemetry: Telemetry.current)
         let (bytes, start) = pending.append(write)
         hot.invalidate()
         if start { startWriter() }
@@ -43,14 +36,14 @@ extension CacheStore {
 
     /// Writes everything pending now; returns when it is committed (or has failed and been logged).
     public func flush() async {
-        guard !pending.isEmpty || pendingTouches.hasAny else { return }
+        guard !pending.isEmpty || pendingTouches.hasAny || fileCopies.current > 0 else { return }
         await runOnWriter()
     }
 
     /// Writes the pending responses (not the recorded uses, which no operation must follow), so
     /// that a removal or a direct store comes after the responses accepted before it.
     func flushResponses() async {
-        guard !pending.isEmpty else { return }
+        guard !pending.isEmpty || fileCopies.current > 0 else { return }
         await runOnWriter()
     }
 
@@ -79,7 +72,7 @@ extension CacheStore {
 
     /// Writes everything pending before returning, blocking the calling thread (never call it on the writer's queue).
     func flushBlocking() {
-        guard !pending.isEmpty else { return }
+        guard !pending.isEmpty || fileCopies.current > 0 else { return }
         writerQueue.sync { drain() }
     }
 
@@ -121,16 +114,20 @@ extension CacheStore {
                 _ = pendingTouches.drain()
                 continue
             }
-            if result.eviction.count > 0 {
-                counters.add(evictions: result.eviction.count)
-                batch.last?.telemetry.count(MetricName.cacheEvictedBytes, [], by: result.eviction.bytes)
-            }
+            if let telemetry = batch.last?.telemetry { countEvictions(result.eviction, telemetry: telemetry) }
         }
     }
 
     /// Replaces the variant of the write's key and vary selection with the write; returns the new row id.
     static func insert(_ write: PendingWrites.Write, _ db: Database) throws -> Int64 {
-        let metadata = write.metadata
+        let id = try insertEntry(write.metadata, varyData: write.varyData, headerData: write.headerData, metaSize: write.metaSize, db)
+        try db.cachedStatement(sql: "INSERT INTO body (entryId, data) VALUES (?, ?)").execute(arguments: [id, write.body])
+        return id
+    }
+
+    /// Replaces the variant of `metadata`'s key and vary selection with a row for `metadata`
+    /// (without its body, which the caller inserts); returns the new row id.
+    static func insertEntry(_ metadata: CachedMetadata, varyData: Data, headerData: Data, metaSize: Int, _ db: Database) throws -> Int64 {
         let key = metadata.key
         try db.cachedStatement(sql: "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ? AND varyKey = ?")
             .execute(arguments: [key.partition, key.url, key.method, metadata.varySelection.canonicalKey])
@@ -140,12 +137,10 @@ extension CacheStore {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(accessOrder), 0) + 1 FROM entry))
             """
         ).execute(arguments: [
-            key.method, key.url, key.partition, metadata.varySelection.canonicalKey, write.varyData, metadata.status,
-            write.headerData, metadata.requestTime.timeIntervalSince1970, metadata.responseTime.timeIntervalSince1970,
-            write.body.count, write.metaSize, metadata.storedAt.timeIntervalSince1970, metadata.lastAccess.timeIntervalSince1970,
+            key.method, key.url, key.partition, metadata.varySelection.canonicalKey, varyData, metadata.status,
+            headerData, metadata.requestTime.timeIntervalSince1970, metadata.responseTime.timeIntervalSince1970,
+            metadata.bodySize, metaSize, metadata.storedAt.timeIntervalSince1970, metadata.lastAccess.timeIntervalSince1970,
         ])
-        let id = db.lastInsertedRowID
-        try db.cachedStatement(sql: "INSERT INTO body (entryId, data) VALUES (?, ?)").execute(arguments: [id, write.body])
-        return id
+        return db.lastInsertedRowID
     }
 }

@@ -35,6 +35,8 @@ public final class CacheStore: Sendable {
     let pending = PendingWrites()
     /// The serial queue the writer commits on, off every caller's path.
     let writerQueue = DispatchQueue(label: "courier.cache.writer")
+    /// Bodies being copied from files on the writer's queue (see `enqueue(…bodyFile:…)`).
+    let fileCopies = Locked(0)
     /// Bytes (bodies plus metadata) that may wait for the writer; beyond them a caller waits for it.
     let pendingWriteLimit: Int
     /// The default ``pendingWriteLimit``: 8 MiB.

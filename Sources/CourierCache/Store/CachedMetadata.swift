@@ -41,6 +41,13 @@ package struct CachedMetadata: Sendable, Hashable {
         self.lastAccess = lastAccess
     }
 
+    /// The same variant under row id `id` (the store assigns ids as it writes).
+    func identified(as id: Int64) -> CachedMetadata {
+        CachedMetadata(
+            id: id, key: key, varySelection: varySelection, status: status, headers: headers, requestTime: requestTime,
+            responseTime: responseTime, bodySize: bodySize, storedAt: storedAt, lastAccess: lastAccess)
+    }
+
     /// The stored response head as an `HTTPResponse`.
     ///
     /// A status outside `100...999` (only possible through a hand-built value; the store refuses

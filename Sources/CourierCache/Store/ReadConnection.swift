@@ -13,15 +13,7 @@ final class ReadConnection {
 
     /// Opens `path` read-only and prepares the lookup; throws a `DatabaseError` when either fails.
     init(path: String) throws {
-        var opened: OpaquePointer?
-        let code = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
-        guard code == SQLITE_OK, let handle = opened else {
-            let error = Self.error(code, opened)
-            sqlite3_close_v2(opened)
-            throw error
-        }
-        // As the store's other connections (see `CacheStore.configuration()`).
-        sqlite3_busy_timeout(handle, 5000)
+        let handle = try Self.open(path)
         sqlite3_exec(handle, "PRAGMA cache_size = -8192", nil, nil, nil)
         var prepared: OpaquePointer?
         let prepare = sqlite3_prepare_v3(
@@ -34,6 +26,20 @@ final class ReadConnection {
         }
         self.handle = handle
         self.lookup = lookup
+    }
+
+    /// A read-only connection to `path`, waiting for locks as the store's other connections do.
+    static func open(_ path: String) throws -> OpaquePointer {
+        var opened: OpaquePointer?
+        let code = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let handle = opened else {
+            let error = Self.error(code, opened)
+            sqlite3_close_v2(opened)
+            throw error
+        }
+        // As the store's other connections (see `CacheStore.configuration()`).
+        sqlite3_busy_timeout(handle, 5000)
+        return handle
     }
 
     deinit {
@@ -51,9 +57,9 @@ final class ReadConnection {
             sqlite3_clear_bindings(lookup)
         }
         sqlite3_bind_int64(lookup, 1, Int64(inlineBodyLimit))
-        try bind(key.partition, at: 2)
-        try bind(key.url, at: 3)
-        try bind(key.method, at: 4)
+        try Self.bind(key.partition, at: 2, of: lookup, handle)
+        try Self.bind(key.url, at: 3, of: lookup, handle)
+        try Self.bind(key.method, at: 4, of: lookup, handle)
         var variants: [CacheStore.StoredVariant] = []
         while true {
             let code = sqlite3_step(lookup)
@@ -63,14 +69,15 @@ final class ReadConnection {
         }
     }
 
-    /// Binds the exact UTF-8 bytes of `text` (copied by SQLite), NUL bytes included.
-    private func bind(_ text: String, at index: Int32) throws {
+    /// Binds the exact UTF-8 bytes of `text` (copied by SQLite), NUL bytes included, to parameter
+    /// `index` of `statement` on connection `handle`.
+    static func bind(_ text: String, at index: Int32, of statement: OpaquePointer, _ handle: OpaquePointer) throws {
         var text = text
         let code = text.withUTF8 { bytes in
             // Empty text, not NULL (which a nil pointer would bind).
-            guard !bytes.isEmpty else { return sqlite3_bind_text(lookup, index, "", 0, Self.transient) }
+            guard !bytes.isEmpty else { return sqlite3_bind_text(statement, index, "", 0, Self.transient) }
             return bytes.withMemoryRebound(to: CChar.self) {
-                sqlite3_bind_text(lookup, index, $0.baseAddress, Int32($0.count), Self.transient)
+                sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count), Self.transient)
             }
         }
         guard code == SQLITE_OK else { throw Self.error(code, handle) }
@@ -80,7 +87,7 @@ final class ReadConnection {
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     /// The connection's error as GRDB reports it, so the store tells damage from a busy file alike.
-    private static func error(_ code: Int32, _ handle: OpaquePointer?) -> DatabaseError {
+    static func error(_ code: Int32, _ handle: OpaquePointer?) -> DatabaseError {
         guard let handle else { return DatabaseError(resultCode: ResultCode(rawValue: code)) }
         // The extended code (e.g. `SQLITE_READONLY_DBMOVED`) when it belongs to this error.
         let extended = sqlite3_extended_errcode(handle)

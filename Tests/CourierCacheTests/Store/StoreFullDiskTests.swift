@@ -33,7 +33,7 @@ import Testing
 
             // Fill what is left of the disk.
             let filler = directory.appendingPathComponent("filler")
-            FileManager.default.createFile(atPath: filler.path, contents: nil)
+            #expect(FileManager.default.createFile(atPath: filler.path, contents: nil))
             let handle = try FileHandle(forWritingTo: filler)
             while (try? handle.write(contentsOf: Data(count: 64 << 10))) != nil {}
             try? handle.close()

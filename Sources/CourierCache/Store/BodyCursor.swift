@@ -1,0 +1,93 @@
+import GRDB
+import GRDBSQLite
+
+/// Reads one stored body a chunk at a time: a read-only connection of its own, one read
+/// transaction from the first chunk to the last (so every chunk comes from the same snapshot), and
+/// one blob handle (which remembers where it is in the value's pages, so each chunk costs its own
+/// bytes, not a walk from the start).
+///
+/// Not `Sendable`: ``StoredBodyChunks`` reads it under a lock, one chunk at a time
+/// (`SQLITE_OPEN_NOMUTEX` relies on that). The snapshot is released at the last chunk, or when the
+/// cursor is released unfinished.
+final class BodyCursor {
+    private var handle: OpaquePointer?
+    private var blob: OpaquePointer?
+    private var offset: Int
+    private let end: Int
+
+    /// Opens the body of row `entryID`, which must still be a variant of `key` (after a damaged
+    /// file is replaced, ids start over); nil when it isn't, or is shorter than `offsets`.
+    init?(path: String, entryID: Int64, key: CacheKey, offsets: Range<Int>) throws {
+        let handle = try ReadConnection.open(path)
+        self.handle = handle
+        offset = offsets.lowerBound
+        end = offsets.upperBound
+        guard sqlite3_exec(handle, "BEGIN", nil, nil, nil) == SQLITE_OK,
+              let size = try Self.bodySize(of: entryID, key: key, handle), offsets.upperBound <= size
+        else {
+            close()
+            return nil
+        }
+        let code = sqlite3_blob_open(handle, "main", "body", "data", entryID, 0, &blob)
+        guard code == SQLITE_OK else {
+            let error = ReadConnection.error(code, handle)
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    /// The next chunk, or nil after the last (when the snapshot is released).
+    func next() throws -> ArraySlice<UInt8>? {
+        guard offset < end, let blob else {
+            close()
+            return nil
+        }
+        let count = min(CacheStore.bodyChunkSize, end - offset)
+        var code = SQLITE_OK
+        let chunk = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            code = sqlite3_blob_read(blob, buffer.baseAddress, Int32(count), Int32(offset))
+            initialized = code == SQLITE_OK ? count : 0
+        }
+        guard code == SQLITE_OK else {
+            let error = ReadConnection.error(code, handle)
+            close()
+            throw error
+        }
+        offset += count
+        return chunk[...]
+    }
+
+    /// The body size of row `entryID` when it is a variant of `key` with a body; nil otherwise.
+    private static func bodySize(of entryID: Int64, key: CacheKey, _ handle: OpaquePointer) throws -> Int? {
+        var prepared: OpaquePointer?
+        let sql = """
+            SELECT entry.bodySize FROM entry JOIN body ON body.entryId = entry.id
+            WHERE entry.id = ? AND entry.partitionKey = ? AND entry.url = ? AND entry.method = ?
+            """
+        let code = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
+        guard code == SQLITE_OK, let statement = prepared else {
+            sqlite3_finalize(prepared)
+            throw ReadConnection.error(code, handle)
+        }
+        defer { sqlite3_finalize(statement) }
+        sqlite3_bind_int64(statement, 1, entryID)
+        try ReadConnection.bind(key.partition, at: 2, of: statement, handle)
+        try ReadConnection.bind(key.url, at: 3, of: statement, handle)
+        try ReadConnection.bind(key.method, at: 4, of: statement, handle)
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW: return Int(sqlite3_column_int64(statement, 0))
+        case SQLITE_DONE: return nil
+        case let failure: throw ReadConnection.error(failure, handle)
+        }
+    }
+
+    private func close() {
+        sqlite3_blob_close(blob)
+        blob = nil
+        // Closing the connection ends its read transaction.
+        sqlite3_close_v2(handle)
+        handle = nil
+    }
+}

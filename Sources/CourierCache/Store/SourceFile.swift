@@ -1,0 +1,88 @@
+import Courier
+import Foundation
+import GRDB
+import GRDBSQLite
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A file a stored body is copied from: opened when the response is accepted, read later by the
+/// store's writer (so the caller may move or delete it meanwhile), closed when released. Its size
+/// and modification time are taken at open, so a write to it during the copy shows.
+final class SourceFile: Sendable {
+    private let descriptor: Int32
+    private let opened: Stamp
+    let path: String
+
+    /// The size in bytes when the file was opened.
+    var size: Int { opened.size }
+
+    /// Opens `url` for reading.
+    /// - Throws: ``CourierError/Kind/file`` when it can't be opened.
+    init(_ url: URL) throws(CourierError) {
+        path = url.path
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CourierError(.file, detail: "Cannot read \(url.path): \(String(cString: strerror(errno)))")
+        }
+        guard let stamp = Self.stamp(descriptor) else {
+            close(descriptor)
+            throw CourierError(.file, detail: "Cannot read the size of \(url.path)")
+        }
+        self.descriptor = descriptor
+        opened = stamp
+    }
+
+    deinit { close(descriptor) }
+
+    /// Writes the file's bytes into the zero-filled body of row `id`, a chunk at a time.
+    /// - Throws: ``CourierError/Kind/file`` when the file ends early or changed since it was
+    ///   opened (the transaction then stores nothing), or SQLite's error.
+    func copy(intoBodyOf id: Int64, _ db: Database) throws {
+        var blob: OpaquePointer?
+        let code = sqlite3_blob_open(db.sqliteConnection, "main", "body", "data", id, 1, &blob)
+        guard code == SQLITE_OK, let blob else {
+            sqlite3_blob_close(blob)
+            throw DatabaseError(resultCode: ResultCode(rawValue: code))
+        }
+        // One handle for the whole body: SQLite remembers where it is in the value's pages.
+        defer { sqlite3_blob_close(blob) }
+        var buffer = [UInt8](repeating: 0, count: CacheStore.bodyChunkSize)
+        var offset = 0
+        while offset < size {
+            let wanted = min(buffer.count, size - offset)
+            let read = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, wanted, off_t(offset)) }
+            guard read > 0 else {
+                throw CourierError(.file, detail: "\(path) ended after \(offset) of \(size) bytes while it was copied into the cache")
+            }
+            let written = buffer.withUnsafeBytes { sqlite3_blob_write(blob, $0.baseAddress, Int32(read), Int32(offset)) }
+            guard written == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: written)) }
+            offset += read
+        }
+        guard Self.stamp(descriptor) == opened else {
+            throw CourierError(.file, detail: "\(path) changed while it was copied into the cache")
+        }
+    }
+
+    /// A file's size and modification time.
+    private struct Stamp: Equatable, Sendable {
+        var size: Int
+        var seconds: Int
+        var nanoseconds: Int
+    }
+
+    private static func stamp(_ descriptor: Int32) -> Stamp? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let modified = info.st_mtimespec
+        #else
+        let modified = info.st_mtim
+        #endif
+        return Stamp(size: Int(info.st_size), seconds: Int(modified.tv_sec), nanoseconds: Int(modified.tv_nsec))
+    }
+}
