@@ -143,4 +143,17 @@ import Testing
             #expect(try await store.statistics().entryCount == 0)
         }
     }
+
+    /// A decoded call for the same URL gets the stored download, but never loads more of it than
+    /// it may gather: past the limit it fails as too large, as from the network.
+    @Test(arguments: TransportKind.allCases)
+    func aDecodedCallDoesNotLoadALargeStoredDownload(kind: TransportKind) async throws {
+        try await withCachedDownloads(kind, configure: { $0.maximumBodySize = 1 << 20 }) { server, client, store, folder in
+            _ = try await client.download(CachedReport(), to: folder.appendingPathComponent("report.bin"))
+            await store.flush()
+            let error = await #expect(throws: CourierError.self) { try await client.send(CachedReport()) }
+            #expect(error?.kind == .bodyTooLarge)
+            #expect(server.requestCount("/report.bin") == 1)
+        }
+    }
 }

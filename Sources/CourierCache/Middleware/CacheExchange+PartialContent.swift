@@ -5,27 +5,30 @@ import OpenAPIRuntime
 
 extension CacheExchange {
     /// The response for `answer` built from a stored variant's head ready to serve: the whole body,
-    /// the slice a `206` carries, or a bodiless `416`; nil when the body is gone. A transfer's body
-    /// larger than the lookup reads streams from the store instead of being loaded.
+    /// the slice a `206` carries, or a bodiless `416`; nil when the body is gone.
     func answering(_ answer: StoredAnswer, _ head: HTTPResponse, _ hit: Hit) async throws -> (HTTPResponse, HTTPBody?)? {
         let response = rules.response(head, answering: answer)
         switch answer {
         case .unsatisfiable:
             return (response, HTTPBody())
         case .whole:
-            if isTransfer, hit.body == nil {
-                return try await store.streamedBody(for: hit.metadata, offsets: 0..<hit.metadata.bodySize).map { (response, $0) }
-            }
-            guard let bytes = try await hit.loadBody(from: store) else { return nil }
-            return (response, HTTPBody(bytes))
+            return try await body(of: hit, offsets: nil).map { (response, $0) }
         case .part(_, let offsets):
-            if isTransfer, hit.body == nil {
-                return try await store.streamedBody(for: hit.metadata, offsets: offsets).map { (response, $0) }
-            }
-            guard let bytes = try await hit.loadBody(from: store), offsets.upperBound <= bytes.count else { return nil }
-            let start = bytes.startIndex
-            return (response, HTTPBody(bytes[(start + offsets.lowerBound)..<(start + offsets.upperBound)]))
+            return try await body(of: hit, offsets: offsets).map { (response, $0) }
         }
+    }
+
+    /// The stored body, or its slice at `offsets`; nil when it is gone. Streamed from the store,
+    /// never loaded, when the lookup didn't read it and it goes to a transfer or is larger than
+    /// the call may gather (the client's edge then fails it as too large after the limit's bytes).
+    private func body(of hit: Hit, offsets: Range<Int>?) async throws -> HTTPBody? {
+        if hit.body == nil, isTransfer || hit.metadata.bodySize > Self.clientBodyLimit {
+            return try await store.streamedBody(for: hit.metadata, offsets: offsets ?? 0..<hit.metadata.bodySize)
+        }
+        guard let bytes = try await hit.loadBody(from: store) else { return nil }
+        guard let offsets else { return HTTPBody(bytes) }
+        guard offsets.upperBound <= bytes.count else { return nil }
+        return HTTPBody(bytes[(bytes.startIndex + offsets.lowerBound)..<(bytes.startIndex + offsets.upperBound)])
     }
 
     /// Stores a `206` as an incomplete response (RFC 9111 §3.3), combined with the stored part of

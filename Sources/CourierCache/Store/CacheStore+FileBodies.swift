@@ -13,8 +13,8 @@ extension CacheStore {
     /// writer copies the file in a chunk at a time, never whole in memory, after the responses
     /// accepted before it, in one transaction.
     ///
-    /// The file is opened now, so the caller may move or delete it meanwhile; one whose size or
-    /// modification time changes while it is copied is not stored. Until the copy commits, reads
+    /// The file is opened now, so the caller may move or delete it meanwhile; one whose size
+    /// changes before or while it is copied is not stored. Until the copy commits, reads
     /// don't see it; ``flush()`` waits for it. Otherwise as ``enqueue(key:varySelection:status:headers:body:requestTime:responseTime:)``:
     /// a body too large for the store (or over SQLite's 1e9-byte value limit) is not stored and the
     /// variant it would replace is removed; a failure is logged and counted.

@@ -20,6 +20,9 @@ extension CacheStore {
             // 8 MiB of pages per connection (SQLite's default is 2 MiB): the index and the
             // recently read rows of a large cache stay in memory instead of a read call per page.
             try db.execute(sql: "PRAGMA cache_size = -8192")
+            // A large body (a download) passes through the WAL; once checkpointed, the WAL shrinks
+            // back to 16 MiB instead of keeping that size on disk for good.
+            try db.execute(sql: "PRAGMA journal_size_limit = 16777216")
         }
         return configuration
     }

@@ -12,14 +12,12 @@ import Musl
 
 /// A file a stored body is copied from: opened when the response is accepted, read later by the
 /// store's writer (so the caller may move or delete it meanwhile), closed when released. Its size
-/// and modification time are taken at open, so a write to it during the copy shows.
+/// is taken at open, so a file cut or grown during the copy shows.
 final class SourceFile: Sendable {
     private let descriptor: Int32
-    private let opened: Stamp
     let path: String
-
     /// The size in bytes when the file was opened.
-    var size: Int { opened.size }
+    let size: Int
 
     /// Opens `url` for reading.
     /// - Throws: ``CourierError/Kind/file`` when it can't be opened.
@@ -29,19 +27,19 @@ final class SourceFile: Sendable {
         guard descriptor >= 0 else {
             throw CourierError(.file, detail: "Cannot read \(url.path): \(String(cString: strerror(errno)))")
         }
-        guard let stamp = Self.stamp(descriptor) else {
+        guard let size = Self.size(descriptor) else {
             close(descriptor)
             throw CourierError(.file, detail: "Cannot read the size of \(url.path)")
         }
         self.descriptor = descriptor
-        opened = stamp
+        self.size = size
     }
 
     deinit { close(descriptor) }
 
     /// Writes the file's bytes into the zero-filled body of row `id`, a chunk at a time.
-    /// - Throws: ``CourierError/Kind/file`` when the file ends early or changed since it was
-    ///   opened (the transaction then stores nothing), or SQLite's error.
+    /// - Throws: ``CourierError/Kind/file`` when the file ends early or its size changed since it
+    ///   was opened (the transaction then stores nothing), or SQLite's error.
     func copy(intoBodyOf id: Int64, _ db: Database) throws {
         var blob: OpaquePointer?
         let code = sqlite3_blob_open(db.sqliteConnection, "main", "body", "data", id, 1, &blob)
@@ -63,26 +61,14 @@ final class SourceFile: Sendable {
             guard written == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: written)) }
             offset += read
         }
-        guard Self.stamp(descriptor) == opened else {
+        guard Self.size(descriptor) == size else {
             throw CourierError(.file, detail: "\(path) changed while it was copied into the cache")
         }
     }
 
-    /// A file's size and modification time.
-    private struct Stamp: Equatable, Sendable {
-        var size: Int
-        var seconds: Int
-        var nanoseconds: Int
-    }
-
-    private static func stamp(_ descriptor: Int32) -> Stamp? {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return nil }
-        #if canImport(Darwin)
-        let modified = info.st_mtimespec
-        #else
-        let modified = info.st_mtim
-        #endif
-        return Stamp(size: Int(info.st_size), seconds: Int(modified.tv_sec), nanoseconds: Int(modified.tv_nsec))
+    /// The file's size now (its end), or nil when it can't be told.
+    private static func size(_ descriptor: Int32) -> Int? {
+        let end = lseek(descriptor, 0, SEEK_END)
+        return end >= 0 ? Int(end) : nil
     }
 }

@@ -151,3 +151,19 @@ import Testing
         #expect(slice.bytes == body[10..<90_000])
     }
 }
+
+extension FileBodyTests {
+    /// A large body passes through the WAL; the WAL doesn't keep that size on disk afterwards.
+    @Test func theWriteAheadLogShrinksAfterALargeBody() async throws {
+        try await StoreFixtures.withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("cache.sqlite")
+            let store = try CacheStore(fileURL: file, maximumSize: 100 << 20)
+            try await putFile(store, Data(repeating: 7, count: 24 << 20), in: directory)
+            // The next write starts the checkpointed WAL over, cut back to the limit.
+            try await StoreFixtures.put(store, StoreFixtures.key("small"), body: Data("small".utf8))
+            let wal = try FileManager.default.attributesOfItem(atPath: file.path + "-wal")[.size] as? Int ?? 0
+            #expect(wal <= 16 << 20)
+            await store.close()
+        }
+    }
+}
