@@ -100,6 +100,41 @@ import Testing
         #expect(server.requestCount("/upload") == 1)
     }
 
+    /// A status the policy would retry is returned as it is, and its error says why it wasn't retried.
+    @Test(arguments: TransportKind.allCases)
+    func aStreamUploadAnsweredWithARetryableStatusSaysWhyItWasNotRetried(kind: TransportKind) async throws {
+        let server = try await MockServer.start()
+        defer { Task { try? await server.shutdown() } }
+        server.route("PUT", "/upload", script: [.json(#"{"message":"Busy"}"#, status: 503), .json("{}")])
+        let client = Client(
+            baseURL: server.baseURL, transport: kind.make(),
+            middlewares: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(10)))]
+        )
+        let chunks = AsyncStream<ArraySlice<UInt8>> { input in
+            input.yield(ArraySlice(Self.bytes.prefix(10_000)))
+            input.finish()
+        }
+        let error = await #expect(throws: CourierError.self) { try await client.send(Upload(body: .stream(chunks))) }
+        #expect(error?.status == .serviceUnavailable)
+        #expect(error?.serverMessage == "Busy")
+        #expect(error?.detail == "The server answered 503 (not retried: the request body is a stream that can be sent only once)")
+        #expect(server.requestCount("/upload") == 1)
+
+        // A file body is retried, and nothing is said.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-retried-\(UUID().uuidString).bin")
+        try Data(Self.bytes.prefix(10_000)).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        server.route("PUT", "/upload", script: [.json(#"{"message":"Busy"}"#, status: 503), .json(#"{"message":"Still busy"}"#, status: 503)])
+        let retried = await #expect(throws: CourierError.self) {
+            try await Client(
+                baseURL: server.baseURL, transport: kind.make(),
+                middlewares: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(10)))]
+            ).send(Upload(body: .file(file)))
+        }
+        #expect(retried?.detail == "The server answered 503")
+        #expect(server.requestCount("/upload") == 3)
+    }
+
     @Test func aMissingFileFailsBeforeAnythingIsSent() async throws {
         try await withServer(.asyncHTTPClient) { server, client in
             server.route("PUT", "/upload", respond: .json("{}"))

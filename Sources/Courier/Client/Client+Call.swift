@@ -231,7 +231,9 @@ extension Client {
         // A call cancelled while the last bytes arrived must not report a success later.
         if Task.isCancelled { throw CourierError(.cancelled, detail: "The call was cancelled") }
         let report = call.context.report
-        try validate(outcome.head, body: outcome.body, endpoint: call.context.endpoint, source: report.source, checksContent: !call.destination.isTransfer)
+        try validate(
+            outcome.head, body: outcome.body, endpoint: call.context.endpoint, source: report.source,
+            notRetriedBecause: report.notRetriedBecause, checksContent: !call.destination.isTransfer)
         return ValidatedResponse(
             head: outcome.head, body: outcome.body, request: call.summary, source: report.source, attempts: report.attempts,
             started: call.started, bodySize: outcome.bodySize, stream: outcome.stream

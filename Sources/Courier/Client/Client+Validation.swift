@@ -4,12 +4,15 @@ import HTTPTypes
 extension Client {
     /// Checks the status and, when `checksContent` (not for a download, whose body is in a file),
     /// runs the response validator; every failure keeps its evidence.
-    func validate(_ head: HTTPResponse, body: Data, endpoint: String, source: ResponseSource, checksContent: Bool = true) throws(CourierError) {
+    func validate(
+        _ head: HTTPResponse, body: Data, endpoint: String, source: ResponseSource, notRetriedBecause: String? = nil,
+        checksContent: Bool = true
+    ) throws(CourierError) {
         guard head.status.kind == .successful else {
             let message = ServerMessage.extract(from: body, paths: configuration.errorMessagePaths)
             throw CourierError(
                 message == nil ? .unacceptableStatus : .server,
-                detail: Self.statusDetail(head.status, source: source),
+                detail: Self.statusDetail(head.status, source: source) + (notRetriedBecause.map { " (not retried: \($0))" } ?? ""),
                 serverMessage: message, status: head.status, responseHeaders: head.headerFields, body: body
             )
         }

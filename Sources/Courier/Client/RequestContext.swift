@@ -73,6 +73,7 @@ public struct RequestContext: Sendable {
         struct State {
             var source: ResponseSource = .network
             var attempts = 0
+            var notRetriedBecause: String?
         }
 
         /// Where the response came from; the cache sets it.
@@ -86,6 +87,12 @@ public struct RequestContext: Sendable {
 
         /// Counts one call of the transport.
         package func recordAttempt() { state.withLock { $0.attempts += 1 } }
+
+        /// Why a status a ``RetryMiddleware`` would have retried was not; the status's error says so.
+        package var notRetriedBecause: String? {
+            get { state.withLock { $0.notRetriedBecause } }
+            nonmutating set { state.withLock { $0.notRetriedBecause = newValue } }
+        }
 
         /// Takes over what another call's report says (a call that shared its answer, see ``CoalescingMiddleware``).
         package func adopt(source: ResponseSource, attempts: Int) {

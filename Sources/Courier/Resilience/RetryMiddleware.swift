@@ -9,8 +9,8 @@ import OpenAPIRuntime
 /// ``CredentialsMiddleware`` so that every attempt carries the current credentials.
 ///
 /// - A request body that can be iterated only once (`HTTPBody.iterationBehavior == .single`) is
-///   never retried: it cannot be sent a second time. A failure that would have been retried says so
-///   in its ``CourierError/detail``.
+///   never retried: it cannot be sent a second time. A failure or a status that would have been
+///   retried says so in the ``CourierError/detail`` of the call's error.
 /// - A retry's per-attempt timeout is shortened so that the attempt ends by the policy's total deadline.
 /// - Cancelling the call while it waits ends the wait at once with ``CourierError/Kind/cancelled``.
 /// - When no retry follows, the last response is returned (for a status) or the last error thrown.
@@ -59,19 +59,26 @@ public struct RetryMiddleware: ClientMiddleware {
         }
         guard policy.maximumAttempts > 1 else { return try await next(request, body, baseURL) }
         guard body?.iterationBehavior != .single else {
+            // Say why an answer the policy would have retried was not: in a failure's detail, and
+            // for a status in the error the client makes of it.
+            let answer: (HTTPResponse, HTTPBody?)
             do {
-                return try await next(request, body, baseURL)
+                answer = try await next(request, body, baseURL)
             } catch {
-                // Say why a failure the policy would have retried was not.
                 guard decide(1, .failure(error), .zero).delay != nil else { throw error }
                 var explained = CourierError.from(transportError: error)
-                explained.detail += " (not retried: the request body is a stream that can be sent only once)"
+                explained.detail += " (not retried: \(Self.singleUseBody))"
                 throw explained
             }
+            if decide(1, .response(answer), .zero).delay != nil { RequestContext.current?.report.notRetriedBecause = Self.singleUseBody }
+            return answer
         }
         let clock: any Clock<Duration> = self.clock
         return try await run(on: clock, attempt: { try await next(request, body, baseURL) }, decide: decide)
     }
+
+    /// Why a request whose body can be read once is never retried.
+    static let singleUseBody = "the request body is a stream that can be sent only once"
 
     /// The attempt loop, generic over the clock so its instants can be compared.
     private func run<C: Clock>(
