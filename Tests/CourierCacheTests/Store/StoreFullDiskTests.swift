@@ -59,5 +59,46 @@ import Testing
             #expect(try await client.response(for: Feed(path: "/feed/new"), cachePolicy: .cacheOnly).source == .cache)
         }
     }
+
+    private struct Pack: Endpoint {
+        typealias Response = Data
+        var path: EndpointPath { "/pack" }
+        var cachePolicy: CachePolicy? { .followHTTP }
+    }
+
+    /// A download the cache may keep but the disk can't hold arrives all the same; the copy fails
+    /// alone, and what was stored before stays.
+    @Test(.enabled(if: canMount, "mounting a tmpfs needs root"))
+    func aDownloadTheDiskCannotHoldArrivesAndTheStoredEntriesStay() async throws {
+        try await StoreFixtures.withTemporaryDirectory { directory in
+            let storeFolder = directory.appendingPathComponent("store")
+            try FileManager.default.createDirectory(at: storeFolder, withIntermediateDirectories: true)
+            try #require(Glibc.mount("tmpfs", storeFolder.path, "tmpfs", 0, "size=2m") == 0)
+            defer { _ = Glibc.umount2(storeFolder.path, 0) }
+            let server = try await MockServer.start()
+            defer { Task { try? await server.shutdown() } }
+            let pack = [UInt8](repeating: 42, count: 3 << 20)
+            server.route("GET", "/feed/1", respond: .json(#"{"path":"/feed/1"}"#, headers: [MockHeader("Cache-Control", "max-age=600")]))
+            server.route("GET", "/pack", respond: .bytes(pack, contentType: "application/octet-stream", headers: [MockHeader("Cache-Control", "max-age=600")]))
+            let logs = LogRecorder()
+            let store = try CacheStore(fileURL: storeFolder.appendingPathComponent("cache.sqlite"), maximumSize: 50 << 20, logger: logs.logger)
+            let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [HTTPCache(store: store)])
+            _ = try await client.send(Feed(path: "/feed/1"), cachePolicy: .followHTTP)
+            await store.flush()
+
+            let destination = directory.appendingPathComponent("pack.bin")
+            _ = try await client.download(Pack(), to: destination)
+            await store.flush()
+            #expect(try Data(contentsOf: destination) == Data(pack))
+            #expect(try await store.statistics().failures >= 1)
+            #expect(try await store.statistics().recoveries == 0)
+            #expect(try await client.download(Pack(), to: destination).source == .network)
+
+            try await server.goDown()
+            let stored = try await client.response(for: Feed(path: "/feed/1"), cachePolicy: .cacheOnly)
+            #expect(stored.source == .cache)
+            await store.close()
+        }
+    }
     #endif
 }
