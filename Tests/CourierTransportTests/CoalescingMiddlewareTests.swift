@@ -78,6 +78,8 @@ import Testing
         #expect(server.requestCount("/feed") == 4)
     }
 
+    /// The first caller's request is its own: cancelled, it ends, and the caller still waiting
+    /// sends a new one and gets its answer.
     @Test func theFirstCallerCancellingLeavesTheOthersTheirAnswer() async throws {
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
@@ -90,11 +92,17 @@ import Testing
         let second = Task { try await Self.chain(middlewares, transport: transport, baseURL: baseURL) }
         try await Task.sleep(for: .milliseconds(100))
         first.cancel()
-        await #expect(throws: CancellationError.self) { _ = try await first.value }
+        // Cancelled as a call that shared nothing is (the transport's error, or Swift's when the
+        // cancel lands before the transport has the request).
+        await #expect {
+            _ = try await first.value
+        } throws: { error in
+            error is CancellationError || (error as? CourierError)?.kind == .cancelled
+        }
         let (response, body) = try await second.value
         #expect(response.status == .ok)
         #expect(try await String(collecting: try #require(body), upTo: 1 << 20) == #"{"n":1}"#)
-        #expect(server.requestCount("/feed") == 1)
+        #expect(server.requestCount("/feed") == 2)
     }
 
     @Test func aLoneCallerCancellingCancelsItsRequestAtOnce() async throws {

@@ -9,20 +9,17 @@ final class SharedCalls: Sendable {
     /// The call in flight for `key`, joined, or a new one that the caller leads.
     func enter(_ key: CoalescingMiddleware.Key) -> (call: SharedCall, isLeader: Bool) {
         calls.withLock { calls in
-            // Joining under the table's lock: a caller that has the call but is not waiting yet
-            // still counts, so the others leaving can't cancel it from under it.
             if let existing = calls[key], existing.join() {
                 return (existing, false)
             }
-            // None, or one whose callers all left (it is being cancelled): a new one replaces it.
+            // None, or one closed to newcomers (it has its outcome, or its leader kept its answer).
             let call = SharedCall()
-            _ = call.join()
             calls[key] = call
             return (call, true)
         }
     }
 
-    /// Forgets `call` (it has finished, or nobody waits for it): later callers start a new one.
+    /// Forgets `call` (it has finished): later callers start a new one.
     func remove(_ key: CoalescingMiddleware.Key, _ call: SharedCall) {
         calls.withLock { if $0[key] === call { $0[key] = nil } }
     }
@@ -35,6 +32,8 @@ enum SharedOutcome: Sendable {
     /// Not for sharing (a body too large or of unknown size, credentials added further down a
     /// chain that can't tell users apart): each caller that joined sends its own request.
     case sendYourOwn
+    /// The leader was cancelled and its request with it: the callers waiting share a new one.
+    case askAgain
 }
 
 /// A response read whole, with what the call's report says about it.
@@ -45,53 +44,52 @@ struct SharedResponse: Sendable {
     var attempts: Int
 }
 
-/// One call in flight and the callers waiting for it.
+/// One call in flight, run by its leader, and the callers waiting for it.
 final class SharedCall: Sendable {
     private struct State {
         var waiters: [Int: CheckedContinuation<SharedOutcome, any Error>] = [:]
-        /// Callers that joined and have not left, the leader included.
-        var members = 0
-        /// Set when the last caller left before the outcome: nobody may join it any more.
-        var isAbandoned = false
+        /// Callers that joined and have not left, the leader not counted.
+        var followers = 0
+        /// Set once nobody may join any more: the outcome is given, or the leader keeps its answer.
+        var isClosed = false
         var nextWaiter = 0
         var outcome: Result<SharedOutcome, any Error>?
-        var cancel: (@Sendable () -> Void)?
     }
 
     private let state = Locked(State())
 
-    /// Counts a caller in, before it waits; false when every caller has left it (it is being
-    /// cancelled), which closes the gap between the last caller leaving and the table forgetting it.
+    /// Counts a caller in, before it waits; false when the call is closed to newcomers.
     func join() -> Bool {
         state.withLock { state in
-            guard !state.isAbandoned else { return false }
-            state.members += 1
+            guard !state.isClosed else { return false }
+            state.followers += 1
             return true
         }
     }
 
-    /// Records how to cancel the call, for the last caller to leave.
-    func started(cancel: @escaping @Sendable () -> Void) {
-        let abandoned = state.withLock { state in
-            state.cancel = cancel
-            return state.isAbandoned && state.outcome == nil
+    /// Closes the call when nobody has joined it, so that its leader keeps its answer unread;
+    /// false when someone waits for it.
+    func closeIfAlone() -> Bool {
+        state.withLock { state in
+            guard state.followers == 0 else { return false }
+            state.isClosed = true
+            return true
         }
-        if abandoned { cancel() }
     }
 
     /// Hands the outcome to every caller waiting for it (and to those that come to wait later).
     func finish(_ outcome: Result<SharedOutcome, any Error>) {
         let waiters = state.withLock { state in
             state.outcome = outcome
+            state.isClosed = true
             defer { state.waiters = [:] }
             return state.waiters
         }
         for continuation in waiters.values { continuation.resume(with: outcome) }
     }
 
-    /// The outcome, waiting for it; a cancelled caller stops waiting at once (`orphaned` runs when
-    /// it was the last caller in, and the call was cancelled).
-    func outcome(orphaned: @escaping @Sendable () -> Void) async throws -> SharedOutcome {
+    /// The outcome, waiting for it; a cancelled caller stops waiting at once.
+    func outcome() async throws -> SharedOutcome {
         let id = state.withLock { state in
             state.nextWaiter += 1
             return state.nextWaiter
@@ -108,23 +106,17 @@ final class SharedCall: Sendable {
                 if let immediate { continuation.resume(with: immediate) }
             }
         } onCancel: {
-            if leave(waiter: id) { orphaned() }
+            leave(waiter: id)
         }
     }
 
-    /// Removes a cancelled caller (and its continuation, when it waits); cancels the call when it
-    /// was the last one in. Returns whether it did.
-    @discardableResult
-    func leave(waiter id: Int? = nil) -> Bool {
-        let (continuation, cancel) = state.withLock { state in
-            let continuation = id.flatMap { state.waiters.removeValue(forKey: $0) }
-            state.members -= 1
-            let orphaned = state.members == 0 && state.outcome == nil
-            if orphaned { state.isAbandoned = true }
-            return (continuation, orphaned ? state.cancel : nil)
+    /// Removes a cancelled caller and its continuation, if it waits.
+    private func leave(waiter id: Int) {
+        let continuation = state.withLock { state in
+            let continuation = state.waiters.removeValue(forKey: id)
+            if state.outcome == nil { state.followers -= 1 }
+            return continuation
         }
         continuation?.resume(throwing: CancellationError())
-        cancel?()
-        return cancel != nil
     }
 }

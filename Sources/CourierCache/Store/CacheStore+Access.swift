@@ -4,9 +4,14 @@ import GRDB
 import Logging
 
 extension CacheStore {
-    /// Reads through the current database (see ``access(_:_:)``).
+    /// Reads through the current database (see ``access(_:_:)``); a read that finds the file
+    /// damaged is read again from the fresh file that replaced it.
     func read<T: Sendable>(_ operation: String, _ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await access(operation) { try await $0.read(value) }
+        do {
+            return try await access(operation) { try await $0.read(value) }
+        } catch where Self.isDamage(error) && database.current != nil {
+            return try await access(operation) { try await $0.read(value) }
+        }
     }
 
     /// Writes through the current database (see ``access(_:_:)``).

@@ -139,14 +139,15 @@ public final class CacheStore: Sendable {
             failures: snapshot.failures, recoveries: snapshot.recoveries)
         guard database.current != nil else { return statistics }
         await flush()
-        let counted = counters.snapshot
-        statistics.evictions = counted.evictions
-        statistics.failures = counted.failures
-        statistics.recoveries = counted.recoveries
         let (count, bytes) = try await read("statistics") { db in
             let row = try Row.fetchOne(db, sql: "SELECT entries, bytes FROM totals")
             return (try row?.decode(Int.self, atIndex: 0) ?? 0, try row?.decode(Int.self, atIndex: 1) ?? 0)
         }
+        // After the read, which may have found the file damaged and replaced it.
+        let counted = counters.snapshot
+        statistics.evictions = counted.evictions
+        statistics.failures = counted.failures
+        statistics.recoveries = counted.recoveries
         statistics.entryCount = count
         statistics.totalBytes = bytes
         return statistics

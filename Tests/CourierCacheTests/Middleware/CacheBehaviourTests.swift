@@ -195,7 +195,9 @@ import OpenCombine
             }
             return try await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
         }
-        #expect(fixture.server.requestCount("/feed") == 1)
+        // One request, and one more each time the caller leading it was cancelled: never one per
+        // caller (the ~600 left waiting would all ask at once).
+        #expect(fixture.server.requestCount("/feed") < 20)
         #expect(outcomes["wrong"] == nil)
         #expect((outcomes["ok"] ?? 0) >= 666)
         #expect((outcomes["ok"] ?? 0) + (outcomes["cancelled"] ?? 0) == 1000)

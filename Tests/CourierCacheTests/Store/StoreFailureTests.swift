@@ -28,18 +28,17 @@ import Testing
             try await StoreFixtures.put(store, StoreFixtures.key("a"), body: Data("a".utf8))
             try Self.overwrite(file)
 
-            // Operations keep failing until one notices the damage; then the file is replaced.
-            var failed = 0
+            // Operations fail until one notices the damage; then the file is replaced (a read that
+            // noticed it is read again from the new file).
             for _ in 0 ..< 5 {
                 do {
                     try await StoreFixtures.put(store, StoreFixtures.key("b"), body: Data("b".utf8))
                     _ = try await store.variants(for: StoreFixtures.key("b"))
                     break
                 } catch {
-                    failed += 1
+                    continue
                 }
             }
-            #expect(failed >= 1)
             let statistics = try await store.statistics()
             #expect(statistics.failures >= 1)
             #expect(statistics.recoveries == 1)
