@@ -81,20 +81,30 @@ import Testing
         #expect(server.recordedRequests.allSatisfy { $0.body == Self.bytes })
     }
 
+    /// A client over `kind` that retries up to `attempts` times, quickly.
+    private static func retrying(_ server: MockServer, _ kind: TransportKind, attempts: Int) -> Client {
+        Client(
+            baseURL: server.baseURL, transport: kind.make(),
+            middlewares: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: attempts, baseDelay: .milliseconds(10)))]
+        )
+    }
+
+    /// A stream body of one 10 kB chunk: it can be sent once.
+    private static func oneChunk() -> AsyncStream<ArraySlice<UInt8>> {
+        AsyncStream { input in
+            input.yield(ArraySlice(bytes.prefix(10_000)))
+            input.finish()
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func aStreamUploadIsNotRetriedAndTheErrorSaysWhy(kind: TransportKind) async throws {
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
         server.route("PUT", "/upload", script: [MockResponse.json("{}").with(fault: .closeWithoutResponse), .json("{}")])
-        let client = Client(
-            baseURL: server.baseURL, transport: kind.make(),
-            middlewares: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(10)))]
-        )
-        let chunks = AsyncStream<ArraySlice<UInt8>> { input in
-            input.yield(ArraySlice(Self.bytes.prefix(10_000)))
-            input.finish()
+        let error = await #expect(throws: CourierError.self) {
+            try await Self.retrying(server, kind, attempts: 3).send(Upload(body: .stream(Self.oneChunk())))
         }
-        let error = await #expect(throws: CourierError.self) { try await client.send(Upload(body: .stream(chunks))) }
         #expect(error?.kind == .connectionLost)
         #expect(error?.detail.contains("not retried: the request body is a stream that can be sent only once") == true)
         #expect(server.requestCount("/upload") == 1)
@@ -106,15 +116,9 @@ import Testing
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
         server.route("PUT", "/upload", script: [.json(#"{"message":"Busy"}"#, status: 503), .json("{}")])
-        let client = Client(
-            baseURL: server.baseURL, transport: kind.make(),
-            middlewares: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(10)))]
-        )
-        let chunks = AsyncStream<ArraySlice<UInt8>> { input in
-            input.yield(ArraySlice(Self.bytes.prefix(10_000)))
-            input.finish()
+        let error = await #expect(throws: CourierError.self) {
+            try await Self.retrying(server, kind, attempts: 3).send(Upload(body: .stream(Self.oneChunk())))
         }
-        let error = await #expect(throws: CourierError.self) { try await client.send(Upload(body: .stream(chunks))) }
         #expect(error?.status == .serviceUnavailable)
         #expect(error?.serverMessage == "Busy")
         #expect(error?.detail == "The server answered 503 (not retried: the request body is a stream that can be sent only once)")
@@ -125,12 +129,7 @@ import Testing
         try Data(Self.bytes.prefix(10_000)).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         server.route("PUT", "/upload", script: [.json(#"{"message":"Busy"}"#, status: 503), .json(#"{"message":"Still busy"}"#, status: 503)])
-        let retried = await #expect(throws: CourierError.self) {
-            try await Client(
-                baseURL: server.baseURL, transport: kind.make(),
-                middlewares: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(10)))]
-            ).send(Upload(body: .file(file)))
-        }
+        let retried = await #expect(throws: CourierError.self) { try await Self.retrying(server, kind, attempts: 2).send(Upload(body: .file(file))) }
         #expect(retried?.detail == "The server answered 503")
         #expect(server.requestCount("/upload") == 3)
     }
