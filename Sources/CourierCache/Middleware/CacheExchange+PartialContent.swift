@@ -27,8 +27,7 @@ extension CacheExchange {
         }
         guard let bytes = try await hit.loadBody(from: store) else { return nil }
         guard let offsets else { return HTTPBody(bytes) }
-        guard offsets.upperBound <= bytes.count else { return nil }
-        return HTTPBody(bytes[(bytes.startIndex + offsets.lowerBound)..<(bytes.startIndex + offsets.upperBound)])
+        return bytes.body(at: offsets)
     }
 
     /// Stores a `206` as an incomplete response (RFC 9111 §3.3), combined with the stored part of

@@ -3,7 +3,6 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import HTTPTypes
-import Logging
 import OpenAPIRuntime
 
 /// Bodies too large for memory (downloads): copied in from a file and read back as a stream, in
@@ -61,20 +60,13 @@ extension CacheStore {
     /// serves. An in-memory store, or a response still waiting for the writer, is served from memory.
     package func streamedBody(for entry: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
         guard entry.id >= 0, let fileURL, let id = pending.rowID(for: entry.id) else {
-            guard let bytes = try await body(for: entry), offsets.upperBound <= bytes.count else { return nil }
-            return HTTPBody(bytes[(bytes.startIndex + offsets.lowerBound)..<(bytes.startIndex + offsets.upperBound)])
+            return try await body(for: entry)?.body(at: offsets)
         }
-        let cursor: BodyCursor
-        do {
-            guard let opened = try BodyCursor(path: fileURL.path, entryID: id, key: entry.key, offsets: offsets) else { return nil }
-            cursor = opened
-        } catch {
-            counters.add(failures: 1)
-            logger.error(
-                "Cache store operation failed",
-                metadata: ["path": "\(fileURL.path)", "operation": "streamedBody", "error": "\(error)"])
-            throw error
+        // Failures are logged, counted and a damaged file replaced, as for every other read.
+        let opened = try accessNow("streamedBody") { _ in
+            try BodyCursor(path: fileURL.path, entryID: id, key: entry.key, offsets: offsets)
         }
+        guard let cursor = opened else { return nil }
         return HTTPBody(StoredBodyChunks(cursor: Locked(cursor)), length: .known(Int64(offsets.count)), iterationBehavior: .single)
     }
 
