@@ -48,17 +48,25 @@ import Testing
         }
     }
 
+    /// Downloads `endpoint` twice (the store's copy waited for in between) and checks that both came
+    /// from the network, whole, and that nothing was stored.
+    private func expectDownloadedTwice(
+        _ endpoint: some Endpoint, _ server: MockServer, _ client: Client, _ store: CacheStore, to destination: URL
+    ) async throws {
+        _ = try await client.download(endpoint, to: destination)
+        await store.flush()
+        let again = try await client.download(endpoint, to: destination)
+        #expect(again.source == .network)
+        #expect(server.requestCount("/report.bin") == 2)
+        #expect(try Data(contentsOf: destination) == Data(transferBytes))
+        #expect(try await store.statistics().entryCount == 0)
+    }
+
     /// Not even when the client's default policy caches: a download is asked for by the call or its endpoint.
     @Test(arguments: TransportKind.allCases)
     func aDownloadBypassesTheCacheUnlessAsked(kind: TransportKind) async throws {
         try await withCachedDownloads(kind, configure: { $0.cachePolicy = .followHTTP }) { server, client, store, folder in
-            let destination = folder.appendingPathComponent("report.bin")
-            _ = try await client.download(Report(), to: destination)
-            await store.flush()
-            let again = try await client.download(Report(), to: destination)
-            #expect(again.source == .network)
-            #expect(server.requestCount("/report.bin") == 2)
-            #expect(try await store.statistics().entryCount == 0)
+            try await expectDownloadedTwice(Report(), server, client, store, to: folder.appendingPathComponent("report.bin"))
         }
     }
 
@@ -133,14 +141,7 @@ import Testing
     @Test(arguments: TransportKind.allCases)
     func aDownloadLargerThanTheStoreArrivesAndIsNotStored(kind: TransportKind) async throws {
         try await withCachedDownloads(kind, maximumSize: 1 << 20) { server, client, store, folder in
-            let destination = folder.appendingPathComponent("report.bin")
-            _ = try await client.download(CachedReport(), to: destination)
-            await store.flush()
-            let again = try await client.download(CachedReport(), to: destination)
-            #expect(again.source == .network)
-            #expect(server.requestCount("/report.bin") == 2)
-            #expect(try Data(contentsOf: destination) == Data(transferBytes))
-            #expect(try await store.statistics().entryCount == 0)
+            try await expectDownloadedTwice(CachedReport(), server, client, store, to: folder.appendingPathComponent("report.bin"))
         }
     }
 
