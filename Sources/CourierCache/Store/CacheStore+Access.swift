@@ -84,6 +84,7 @@ extension CacheStore {
                 let aside = try Self.moveAside(fileURL)
                 current = try Self.open(fileURL: fileURL, logger: logger)
                 hot.invalidate()
+                storedKeys.reset()
                 counters.add(recoveries: 1)
                 logger.warning(
                     "Cache database was damaged while in use; moved aside and recreated",

@@ -34,6 +34,7 @@ extension CacheStore {
             guard let chosen = select(entry.variants) else { return nil }
             if let body = entry.bodies[chosen.id] { return (chosen, body) }
         }
+        if waiting.isEmpty, !mayHold(key) { return nil }
         let stored = try readVariants(of: key, inlineBodyLimit: inlineBodyLimit)
         let variants = Self.overlay(waiting, on: stored)
         guard !variants.isEmpty, let chosen = select(variants.map(\.metadata)),

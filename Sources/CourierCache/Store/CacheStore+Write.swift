@@ -64,6 +64,7 @@ extension CacheStore {
             try self.flushTouches(db)
             return try Self.replace(with: entry, limit: limit, db, insertBody: insertBody)
         }
+        if id != nil { didStore([entry.metadata.key]) }
         countEvictions(evicted, telemetry: Telemetry.current)
         return id.map(entry.metadata.identified)
     }

@@ -107,6 +107,8 @@ extension CacheStore {
                     return (ids, eviction)
                 }
             }
+            // Added before the writes leave the pending queue, so every lookup sees them one way or the other.
+            if result != nil { didStore(batch.map(\.metadata.key)) }
             pending.finish(batch, ids: result?.ids ?? [])
             hot.invalidate()
             guard let result else {

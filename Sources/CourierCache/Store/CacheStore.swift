@@ -31,6 +31,8 @@ public final class CacheStore: Sendable {
     let pendingTouches = PendingTouches()
     /// Variants read in the last second, so hits skip SQLite (see ``HotEntries``).
     let hot = HotEntries()
+    /// The keys the file holds, so a lookup of a key never stored skips SQLite (see ``StoredKeys``).
+    let storedKeys = StoredKeys()
     /// Responses accepted for storing, not yet committed (see ``enqueue(key:varySelection:status:headers:body:requestTime:responseTime:)``).
     let pending = PendingWrites()
     /// The serial queue the writer commits on, off every caller's path.

@@ -23,6 +23,14 @@ final class OpenStores: Sendable {
         }
     }
 
+    /// The other live stores on `store`'s file.
+    func others(than store: CacheStore) -> [CacheStore] {
+        guard let path = store.fileURL?.standardizedFileURL.path else { return [] }
+        return stores.withLock { stores in
+            (stores[path] ?? []).compactMap(\.store).filter { $0 !== store }
+        }
+    }
+
     /// Forgets `store` (closed or released).
     func remove(_ store: CacheStore) {
         guard let path = store.fileURL?.standardizedFileURL.path else { return }

@@ -1,0 +1,122 @@
+@testable import CourierCache
+import Foundation
+import Testing
+
+@Suite struct StoredKeysTests {
+    private let stored = StoreFixtures.key("stored")
+    private let other = StoreFixtures.key("other")
+
+    private func check(_ keys: StoredKeys, for key: CacheKey) throws -> StoredKeys.Check {
+        guard case .check(let check) = keys.answer(for: key) else {
+            Issue.record("expected a check")
+            throw CancellationError()
+        }
+        return check
+    }
+
+    private func isStored(_ keys: StoredKeys, _ key: CacheKey) -> Bool? {
+        switch keys.answer(for: key) {
+        case .mayBeStored: true
+        case .notStored: false
+        case .check: nil
+        }
+    }
+
+    @Test func answersOnlyOnceLoadedAndStartsOneCheckAtATime() throws {
+        let keys = StoredKeys()
+        let check = try check(keys, for: stored)
+        #expect(check.needsLoad(version: 1))
+        // While the check runs, every key may be stored and no second check starts.
+        #expect(isStored(keys, other) == true)
+        keys.finishCheck(check, version: 1, loaded: [stored])
+        #expect(isStored(keys, stored) == true)
+        #expect(isStored(keys, other) == false)
+    }
+
+    @Test func keysCommittedDuringACheckSurviveItsLoad() throws {
+        let keys = StoredKeys()
+        let check = try check(keys, for: stored)
+        keys.add([other])
+        keys.finishCheck(check, version: 1, loaded: [stored])
+        #expect(isStored(keys, other) == true)
+        keys.add([StoreFixtures.key("later")])
+        #expect(isStored(keys, StoreFixtures.key("later")) == true)
+    }
+
+    @Test func aFailedCheckLetsEveryLookupReadTheFileWithoutCheckingAgainAtOnce() throws {
+        let keys = StoredKeys()
+        keys.finishCheck(try check(keys, for: stored), version: nil, loaded: nil)
+        #expect(isStored(keys, other) == true)
+        #expect(isStored(keys, stored) == true)
+    }
+
+    @Test func aCheckBegunBeforeTheFileWasReplacedIsIgnored() throws {
+        let keys = StoredKeys()
+        let stale = try check(keys, for: stored)
+        keys.reset()
+        keys.finishCheck(stale, version: 1, loaded: [])
+        #expect(isStored(keys, stored) == nil)
+    }
+
+    @Test func afterItsLifetimeTheSetIsCheckedAndKeptWhileTheFileIsUnchanged() async throws {
+        let keys = StoredKeys()
+        keys.finishCheck(try check(keys, for: stored), version: 7, loaded: [stored])
+        try await Task.sleep(for: StoredKeys.lifetime + .milliseconds(100))
+        let again = try check(keys, for: stored)
+        #expect(!again.needsLoad(version: 7))
+        #expect(again.needsLoad(version: 8))
+        keys.finishCheck(again, version: 7, loaded: nil)
+        #expect(isStored(keys, stored) == true)
+        #expect(isStored(keys, other) == false)
+    }
+
+    // Over a real file: what other stores write reaches a store whose set is loaded.
+
+    /// Looks `key` up in `store` and waits until the set's check that lookup may have started is done.
+    private func lookupAndSettle(_ store: CacheStore, _ key: CacheKey) async throws -> Data? {
+        let found = try await store.lookup(key) { $0.first }?.body
+        store.writerQueue.sync {}
+        return found
+    }
+
+    @Test func anotherStoreOfThisProcessIsSeenAtOnce() async throws {
+        try await StoreFixtures.withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("cache.sqlite")
+            let mine = try CacheStore(fileURL: file, maximumSize: 1 << 20)
+            let theirs = try CacheStore(fileURL: file, maximumSize: 1 << 20)
+            #expect(try await lookupAndSettle(mine, stored) == nil)
+            #expect(try await lookupAndSettle(mine, stored) == nil)
+
+            try await StoreFixtures.put(theirs, stored, body: Data("direct".utf8))
+            #expect(try await mine.lookup(stored) { $0.first }?.body == Data("direct".utf8))
+
+            _ = await theirs.enqueue(
+                key: other, varySelection: .none, status: 200, headers: StoreFixtures.headers, body: Data("queued".utf8),
+                requestTime: StoreFixtures.t0, responseTime: StoreFixtures.t0)
+            await theirs.flush()
+            #expect(try await mine.lookup(other) { $0.first }?.body == Data("queued".utf8))
+        }
+    }
+
+    @Test func anotherProcessIsSeenWithinALifetime() async throws {
+        try await StoreFixtures.withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("cache.sqlite")
+            let mine = try CacheStore(fileURL: file, maximumSize: 1 << 20)
+            // Through a symbolic link the file is another path, so the two stores don't know of
+            // each other, as in two processes.
+            let link = directory.appendingPathComponent("link.sqlite")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+            let foreign = try CacheStore(fileURL: link, maximumSize: 1 << 20)
+            #expect(try await lookupAndSettle(mine, stored) == nil)
+
+            try await StoreFixtures.put(foreign, stored, body: Data("foreign".utf8))
+            let deadline = ContinuousClock.now + StoredKeys.lifetime * 3
+            var found: Data?
+            while found == nil, ContinuousClock.now < deadline {
+                found = try await lookupAndSettle(mine, stored)
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(found == Data("foreign".utf8))
+        }
+    }
+}
