@@ -23,6 +23,9 @@ struct Scenario: Sendable {
         } else {
             try await runConcurrently(count: range.count, width: width) { index in try await operation(subject, range.lowerBound + index) }
         }
+        // Inside the measurement: work the subject left running in the background is its own cost,
+        // not the next subject's.
+        try await subject.finishBackgroundWork?()
     }
 }
 

@@ -89,8 +89,9 @@ extension CacheStore {
         writerQueue.asyncAfter(deadline: .now() + Self.writerDelay) { self.drain() }
     }
 
-    /// How long the writer waits for more responses before it commits.
-    static let writerDelay: DispatchTimeInterval = .milliseconds(20)
+    /// How long the writer waits for more responses before it commits: a commit rewrites its
+    /// shared pages (index, totals, partly filled pages), so fewer, larger ones cost less a row.
+    static let writerDelay: DispatchTimeInterval = .milliseconds(50)
 
     /// Commits pending writes in batches until none is left. Runs on ``writerQueue``.
     func drain() {
