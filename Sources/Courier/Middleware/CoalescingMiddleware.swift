@@ -136,14 +136,8 @@ extension CoalescingMiddleware {
             identity = context?.identity ?? .unknown
             requiresAuthentication = context?.requiresAuthentication ?? true
             timeout = context?.timeout
-            // The header fields' values stay out of the hash (equality still compares them):
-            // hashing `HTTPFields` builds a dictionary per call, and calls to one URL differ rarely.
             var hasher = Hasher()
-            hasher.combine(head.method)
-            hasher.combine(head.scheme)
-            hasher.combine(head.authority)
-            hasher.combine(head.path)
-            hasher.combine(head.headerFields.count)
+            hasher.combine(head)
             hasher.combine(baseURL)
             hasher.combine(policy)
             hasher.combine(identity)
