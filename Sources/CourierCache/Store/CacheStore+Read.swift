@@ -23,7 +23,7 @@ extension CacheStore {
     ///
     /// The read runs on the calling thread: one indexed statement, kept prepared on a connection
     /// of its own, which in WAL mode never waits for a writer and costs less than a hop to another
-    /// thread and back.
+    /// thread and back. A key never stored is not read at all (see ``StoredKeys``).
     package func lookup(
         _ key: CacheKey,
         inlineBodyLimit: Int = 64 * 1024,

@@ -11,7 +11,8 @@ import Logging
 /// ``HTTPCache`` are written off the caller's path by the store's writer, in batches; reads see
 /// them at once, and ``flush()``, ``close()`` or releasing the store writes them. Several
 /// `CacheStore` instances — in one process or several — may share the file (WAL, 5 s busy
-/// timeout, `synchronous = NORMAL`: a power cut may lose the last writes, never the file).
+/// timeout, `synchronous = NORMAL`: a power cut may lose the last writes, never the file); what
+/// another process stores is seen within a second.
 ///
 /// A store fails loudly and degrades gracefully: every failed operation is logged with the file's
 /// path and counted in ``statistics()``; a file damaged while in use is moved aside and replaced;
