@@ -252,6 +252,10 @@ import Testing
             let body = "[" + String(repeating: "1,", count: 5000) + "1]"
             server.route("GET", "/slow", respond: .json(body).with(fault: .drip(chunkSize: 100, interval: .milliseconds(150))))
             let task = Task { try await client.send(Call<[Int]>(path: "/slow")) }
+            // Mid-response: the server has the request (on a loaded machine 300 ms may not be enough
+            // to send it, and a connection opened for a request cancelled before it went out is pooled).
+            let sent = ContinuousClock.now + .seconds(10)
+            while server.requestCount("/slow") == 0, ContinuousClock.now < sent { try await Task.sleep(for: .milliseconds(10)) }
             try await Task.sleep(for: .milliseconds(300))
             let started = ContinuousClock.now
             task.cancel()

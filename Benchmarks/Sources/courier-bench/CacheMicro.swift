@@ -23,6 +23,10 @@ func cacheMicroCases(iterations: Int) throws -> [MicroCase] {
     let cached = Client(baseURL: baseURL, transport: transport, middlewares: [HTTPCache(store: store)]) {
         $0.cachePolicy = .followHTTP
     }
+    let unstored = Client(
+        baseURL: baseURL, transport: NoopCachedTransport(body: Fixtures.cached, cacheControl: "no-store"),
+        middlewares: [HTTPCache(store: store)]
+    ) { $0.cachePolicy = .followHTTP }
     var counter = 0
     return [
         MicroCase(name: "cache: 2 KB GET+decode, no cache, over no-op transport", iterations: iterations) {
@@ -32,6 +36,10 @@ func cacheMicroCases(iterations: Int) throws -> [MicroCase] {
         MicroCase(name: "cache: 2 KB GET+decode, followHTTP policy without a cache (coalescing)", iterations: iterations) {
             counter &+= 1
             _ = try await coalescing.send(FeedEndpoint(name: "c", n: counter))
+        },
+        MicroCase(name: "cache: 2 KB miss of a no-store response (the cache's path, nothing stored)", iterations: iterations) {
+            counter &+= 1
+            _ = try await unstored.send(FeedEndpoint(name: "u", n: counter))
         },
         MicroCase(name: "cache: 2 KB miss + store, writer included, over no-op transport", iterations: iterations) {
             counter &+= 1
@@ -45,9 +53,10 @@ func cacheMicroCases(iterations: Int) throws -> [MicroCase] {
 /// The no-op transport with the feed's `Cache-Control`, so every answer is stored.
 struct NoopCachedTransport: TimeoutEnforcingTransport {
     var body: Data
+    var cacheControl = "max-age=\(Fixtures.cacheMaxAge)"
 
     func send(_ request: HTTPRequest, body _: HTTPBody?, baseURL _: URL, operationID _: String) async throws -> (HTTPResponse, HTTPBody?) {
-        let fields: HTTPFields = [.contentType: "application/json", .cacheControl: "max-age=\(Fixtures.cacheMaxAge)"]
+        let fields: HTTPFields = [.contentType: "application/json", .cacheControl: cacheControl]
         return (HTTPResponse(status: .ok, headerFields: fields), HTTPBody(body))
     }
 }
