@@ -12,6 +12,8 @@ import Foundation
 final class StoredKeys: Sendable {
     /// How long a check is trusted.
     static let lifetime: Duration = .seconds(1)
+    /// How many keys may be added past twice the count last loaded before the set is forgotten.
+    static let slack = 4096
 
     /// What the set says about a key.
     enum Answer {
@@ -73,8 +75,13 @@ final class StoredKeys: Sendable {
                 state.keys.insert(fingerprint)
                 if state.checking { state.addedWhileChecking.append(fingerprint) }
             }
-            // Removed keys stay until the next load: load again once they could outnumber the stored ones.
-            if state.keys.count > 2 * state.loadedCount + 4096 { state.loadedVersion = nil }
+            // Removed keys stay until the next load. Once they could outnumber the stored ones (or
+            // nothing is looked up to load the set), forget it: the next lookup loads it again.
+            if state.keys.count > 2 * state.loadedCount + Self.slack {
+                state.keys = []
+                state.trustedUntil = nil
+                state.loadedVersion = nil
+            }
         }
     }
 

@@ -50,6 +50,18 @@ import Testing
         #expect(isStored(keys, stored) == true)
     }
 
+    @Test func aSetGrownPastItsBoundIsForgottenAndLoadedAgain() throws {
+        let keys = StoredKeys()
+        keys.finishCheck(try check(keys, for: stored), version: 1, loaded: [stored])
+        keys.add((0..<StoredKeys.slack).map { StoreFixtures.key("added-\($0)") })
+        #expect(isStored(keys, other) == false)
+        // Past twice the loaded count (one key) plus the slack.
+        keys.add([StoreFixtures.key("one-more"), StoreFixtures.key("one-too-many")])
+        // Forgotten: the next lookup reads the file and loads the set again.
+        let again = try check(keys, for: other)
+        #expect(again.needsLoad(version: 1))
+    }
+
     @Test func aCheckBegunBeforeTheFileWasReplacedIsIgnored() throws {
         let keys = StoredKeys()
         let stale = try check(keys, for: stored)
