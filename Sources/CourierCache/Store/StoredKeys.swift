@@ -36,7 +36,7 @@ final class StoredKeys: Sendable {
         func needsLoad(version: Int) -> Bool { version != loadedVersion }
     }
 
-    private struct State {
+    fileprivate struct State {
         /// `hashValue`s of the keys: a collision only costs a read of the file.
         var keys: Set<Int> = []
         /// Until when the set answers without a check; nil before the first load.
@@ -77,11 +77,7 @@ final class StoredKeys: Sendable {
             }
             // Removed keys stay until the next load. Once they could outnumber the stored ones (or
             // nothing is looked up to load the set), forget it: the next lookup loads it again.
-            if state.keys.count > 2 * state.loadedCount + Self.slack {
-                state.keys = []
-                state.trustedUntil = nil
-                state.loadedVersion = nil
-            }
+            if state.keys.count > 2 * state.loadedCount + Self.slack { state.forget() }
         }
     }
 
@@ -89,11 +85,12 @@ final class StoredKeys: Sendable {
     /// `loaded` every stored key when ``Check/needsLoad(version:)`` said so.
     func finishCheck(_ check: Check, version: Int?, loaded: [CacheKey]?) {
         state.withLock { state in
+            // A check begun before the set was forgotten changes nothing, not even the one running now.
+            guard check.generation == state.generation else { return }
             defer {
                 state.checking = false
                 state.addedWhileChecking = []
             }
-            guard check.generation == state.generation else { return }
             guard let version, loaded != nil || !check.needsLoad(version: version) else {
                 state.retryAt = check.startedAt + Self.lifetime
                 return
@@ -111,8 +108,13 @@ final class StoredKeys: Sendable {
 
     /// Forgets everything (the file was replaced): until loaded again, every lookup reads the file.
     func reset() {
-        state.withLock { state in
-            state = State(generation: state.generation + 1)
-        }
+        state.withLock { $0.forget() }
+    }
+}
+
+extension StoredKeys.State {
+    /// Back to unloaded; a check already running is ignored when it ends.
+    fileprivate mutating func forget() {
+        self = Self(generation: generation + 1)
     }
 }

@@ -62,6 +62,29 @@ import Testing
         #expect(again.needsLoad(version: 1))
     }
 
+    @Test func aCheckThatEndsAfterTheSetWasForgottenLeavesTheNextCheckWhole() throws {
+        let keys = StoredKeys()
+        let stale = try check(keys, for: stored)
+        keys.reset()
+        let current = try check(keys, for: stored)
+        keys.add([other])
+        keys.finishCheck(stale, version: 1, loaded: [])
+        // The key committed during the current check survives its load, whatever the stale one did.
+        keys.finishCheck(current, version: 1, loaded: [])
+        #expect(isStored(keys, other) == true)
+    }
+
+    @Test func aSetForgottenDuringACheckIsNotTrustedByIt() async throws {
+        let keys = StoredKeys()
+        keys.finishCheck(try check(keys, for: stored), version: 1, loaded: [stored])
+        try await Task.sleep(for: StoredKeys.lifetime + .milliseconds(100))
+        let unchanged = try check(keys, for: stored)
+        keys.add((0...StoredKeys.slack + 2).map { StoreFixtures.key("added-\($0)") })
+        // The file didn't change, but the set was forgotten meanwhile: `stored` must not read as absent.
+        keys.finishCheck(unchanged, version: 1, loaded: nil)
+        #expect(isStored(keys, stored) != false)
+    }
+
     @Test func aCheckBegunBeforeTheFileWasReplacedIsIgnored() throws {
         let keys = StoredKeys()
         let stale = try check(keys, for: stored)
