@@ -59,17 +59,12 @@ import Testing
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("shared.sqlite")
             let store = try CacheStore(fileURL: file, maximumSize: 50_000_000)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = ["-c", Self.pythonWriter, file.path, "60"]
-            let exit = ProcessExit()
-            process.terminationHandler = { exit.finish($0.terminationStatus) }
-            try process.run()
+            let writer = try ChildProcess("/usr/bin/python3", ["-c", Self.pythonWriter, file.path, "60"])
             for index in 0..<60 {
                 try await StoreFixtures.put(store, StoreFixtures.key("swift/\(index)"), body: StoreFixtures.randomBody(1000))
                 _ = try await store.variants(for: StoreFixtures.key("python/\(index)"))
             }
-            #expect(await exit.status() == 0)
+            #expect(await writer.exitCode() == 0)
             #expect(try await store.statistics().entryCount == 120)
             let fromPython = try #require(try await store.variants(for: StoreFixtures.key("python/59", partition: "py")).first)
             #expect(fromPython.headers[values: .contentType] == ["text/plain"])
@@ -79,7 +74,13 @@ import Testing
 
     /// Inserts N entries with bodies, one IMMEDIATE transaction each, into the file given as argv[1].
     static let pythonWriter = """
-        import sqlite3, sys, json, time
+        import os, sqlite3, sys, json, time
+        # Descriptors inherited from the test process (its sockets, its stores' files) are closed at once.
+        fds = "/proc/self/fd" if os.path.isdir("/proc/self/fd") else "/dev/fd"
+        for fd in [int(name) for name in os.listdir(fds)]:
+            if fd > 2:
+                try: os.close(fd)
+                except OSError: pass
         db = sqlite3.connect(sys.argv[1], timeout=10, isolation_level=None)
         db.execute("PRAGMA foreign_keys = ON")
         vary = json.dumps({"names": [], "values": {}}).encode()
@@ -98,31 +99,4 @@ import Testing
         db.close()
         """
     #endif
-}
-
-/// Bridges a process termination handler to async code.
-final class ProcessExit: @unchecked Sendable {
-    // @unchecked Sendable is safe: `code` and `waiter` are only read and written inside `lock`.
-    private let lock = NSLock()
-    private var code: Int32?
-    private var waiter: CheckedContinuation<Int32, Never>?
-
-    func finish(_ status: Int32) {
-        lock.lock()
-        code = status
-        let resume = waiter
-        waiter = nil
-        lock.unlock()
-        resume?.resume(returning: status)
-    }
-
-    func status() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            lock.lock()
-            let ready = code
-            if ready == nil { waiter = continuation }
-            lock.unlock()
-            if let ready { continuation.resume(returning: ready) }
-        }
-    }
 }
