@@ -75,7 +75,7 @@ public final class CacheStore: Sendable {
             throw CacheStoreError.cannotOpen(path: fileURL.path, reason: "\(error)")
         }
         // Other stores on this file in this process write what they accepted first, so this one reads it.
-        for other in OpenStores.shared.add(self, path: fileURL.standardizedFileURL.path) { other.flushBlocking() }
+        for other in OpenStores.shared.add(self) { other.flushBlocking() }
     }
 
     private init(writer: (any DatabaseWriter)?, maximumSize: Int, logger: Logger) {

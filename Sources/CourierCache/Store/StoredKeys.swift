@@ -10,8 +10,8 @@ import Foundation
 /// ``HotEntries``: the set is then checked against the file, and until that check is done every
 /// lookup reads the file.
 final class StoredKeys: Sendable {
-    /// How long a check is trusted.
-    static let lifetime: Duration = .seconds(1)
+    /// How long a check is trusted: the memo's lifetime, so both keep one promise about other processes' writes.
+    static let lifetime = HotEntries.lifetime
     /// How many keys may be added past twice the count last loaded before the set is forgotten.
     static let slack = 4096
 
