@@ -5,7 +5,7 @@ import OpenAPIRuntime
 /// Reads a whole body into memory, failing with ``CourierError/Kind/bodyTooLarge`` past `limit` bytes.
 package func collectBody(_ body: HTTPBody?, limit: Int) async throws -> Data {
     guard let body else { return Data() }
-    return try await BodyAccumulator.gather(body, limit: limit, overflow: .bodyTooLarge(limit: limit))
+    return try await BodyAccumulator.gather(body, limit: limit, overflow: .responseTooLarge)
 }
 
 /// The first `limit` bytes of a body, then no more is read: the evidence of an error status, whose
@@ -28,8 +28,7 @@ package func collectAnswer(_ body: HTTPBody?, of head: HTTPResponse, limit: Int)
 /// ``CourierError/Kind/invalidRequest`` past `limit` bytes; nil without a body.
 package func gatherRequestBody(_ body: HTTPBody?, limit: Int) async throws -> Data? {
     guard let body else { return nil }
-    let overflow = CourierError(.invalidRequest, detail: "The request body exceeds the \(limit) bytes this transport sends from memory")
-    let data = try await BodyAccumulator.gather(body, limit: limit, overflow: overflow)
+    let data = try await BodyAccumulator.gather(body, limit: limit, overflow: .requestTooLarge)
     // Sent whole, a short body would reach the server as a complete one.
     if let announced = body.knownLength, announced != data.count {
         throw CourierError(.invalidRequest, detail: "The request body gave \(data.count) bytes, not the \(announced) it announced")
@@ -43,21 +42,30 @@ package struct BodyAccumulator {
     /// The bytes so far.
     package private(set) var data = Data()
     private let limit: Int
-    private let overflow: CourierError
+    private let overflow: Overflow
 
-    /// Starts a body; fails at once when the server announced more than `limit` bytes.
-    package init(limit: Int, announcedLength: Int?) throws(CourierError) {
-        try self.init(limit: limit, announcedLength: announcedLength, overflow: .bodyTooLarge(limit: limit))
+    /// Which body passed its limit: its error is made only then, not for every body read.
+    package enum Overflow: Sendable {
+        /// A response's body: ``CourierError/Kind/bodyTooLarge``.
+        case responseTooLarge
+        /// A request body a transport sends from memory: ``CourierError/Kind/invalidRequest``.
+        case requestTooLarge
+
+        func error(limit: Int, size: Int? = nil) -> CourierError {
+            switch self {
+            case .responseTooLarge: .bodyTooLarge(limit: limit, size: size)
+            case .requestTooLarge:
+                CourierError(.invalidRequest, detail: "The request body exceeds the \(limit) bytes this transport sends from memory")
+            }
+        }
     }
 
-    /// Starts a body that fails with `overflow` past `limit` bytes (at once when `announcedLength` is over).
-    package init(limit: Int, announcedLength: Int?, overflow: CourierError) throws(CourierError) {
+    /// Starts a body that fails past `limit` bytes (at once when `announcedLength` is over).
+    package init(limit: Int, announcedLength: Int?, overflow: Overflow = .responseTooLarge) throws(CourierError) {
         self.limit = limit
         self.overflow = overflow
         if let announced = announcedLength, announced >= 0 {
-            guard announced <= limit else {
-                throw overflow.kind == .bodyTooLarge ? .bodyTooLarge(limit: limit, size: announced) : overflow
-            }
+            guard announced <= limit else { throw overflow.error(limit: limit, size: announced) }
             // A sender's number sizes the buffer only up to 8 MiB (it is not trusted with memory):
             // beyond that the buffer grows as bytes arrive.
             data.reserveCapacity(min(announced, 8 << 20))
@@ -66,7 +74,7 @@ package struct BodyAccumulator {
 
     /// Adds one chunk (one copy), failing when the body would pass the limit.
     package mutating func append(_ chunk: some Collection<UInt8>) throws(CourierError) {
-        guard data.count + chunk.count <= limit else { throw overflow }
+        guard data.count + chunk.count <= limit else { throw overflow.error(limit: limit) }
         data.append(contentsOf: chunk)
     }
 
@@ -82,7 +90,7 @@ package struct BodyAccumulator {
     }
 
     /// All of `body`, within `limit` bytes.
-    static func gather(_ body: HTTPBody, limit: Int, overflow: CourierError) async throws -> Data {
+    static func gather(_ body: HTTPBody, limit: Int, overflow: Overflow) async throws -> Data {
         var accumulator = try BodyAccumulator(limit: limit, announcedLength: body.knownLength.map { Int(clamping: $0) }, overflow: overflow)
         for try await chunk in body { try accumulator.append(chunk) }
         // A stream such as `AsyncStream` ends early, without an error, when its reader is
