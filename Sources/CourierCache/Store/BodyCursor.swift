@@ -30,7 +30,7 @@ final class BodyCursor {
         }
         let code = sqlite3_blob_open(handle, "main", "body", "data", entryID, 0, &blob)
         guard code == SQLITE_OK else {
-            let error = ReadConnection.error(code, handle)
+            let error = SQLiteCalls.error(code, handle)
             close()
             throw error
         }
@@ -51,7 +51,7 @@ final class BodyCursor {
             initialized = code == SQLITE_OK ? count : 0
         }
         guard code == SQLITE_OK else {
-            let error = ReadConnection.error(code, handle)
+            let error = SQLiteCalls.error(code, handle)
             close()
             throw error
         }
@@ -69,17 +69,17 @@ final class BodyCursor {
         let code = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
         guard code == SQLITE_OK, let statement = prepared else {
             sqlite3_finalize(prepared)
-            throw ReadConnection.error(code, handle)
+            throw SQLiteCalls.error(code, handle)
         }
         defer { sqlite3_finalize(statement) }
         sqlite3_bind_int64(statement, 1, entryID)
-        try ReadConnection.bind(key.partition, at: 2, of: statement, handle)
-        try ReadConnection.bind(key.url, at: 3, of: statement, handle)
-        try ReadConnection.bind(key.method, at: 4, of: statement, handle)
+        try SQLiteCalls.bind(key.partition, at: 2, of: statement, handle)
+        try SQLiteCalls.bind(key.url, at: 3, of: statement, handle)
+        try SQLiteCalls.bind(key.method, at: 4, of: statement, handle)
         switch sqlite3_step(statement) {
         case SQLITE_ROW: return Int(sqlite3_column_int64(statement, 0))
         case SQLITE_DONE: return nil
-        case let failure: throw ReadConnection.error(failure, handle)
+        case let failure: throw SQLiteCalls.error(failure, handle)
         }
     }
 

@@ -38,7 +38,7 @@ extension CacheStore {
             let result = try? self.accessNow("store") { writer in
                 try writer.write { db in
                     try self.flushTouches(db)
-                    return try Self.replace(with: entry, limit: limit, db) { id, db in
+                    return try Self.replace(with: entry, limit: limit, db) { id, _, db in
                         try db.cachedStatement(sql: "INSERT INTO body (entryId, data) VALUES (?, zeroblob(?))")
                             .execute(arguments: [id, source.size])
                         try source.copy(intoBodyOf: id, db)

@@ -22,9 +22,7 @@ extension CacheStore {
         guard (100...999).contains(status) else { throw CacheStoreError.invalidStatus(status) }
         let entry = draft(key: key, varySelection: varySelection, status: status, headers: headers, bodySize: body.count,
                           requestTime: requestTime, responseTime: responseTime)
-        return try await storeNow(entry) { id, db in
-            try db.cachedStatement(sql: "INSERT INTO body (entryId, data) VALUES (?, ?)").execute(arguments: [id, body])
-        }
+        return try await storeNow(entry) { id, rows, _ in try rows.insertBody(body, of: id) }
     }
 
     /// A variant about to be stored, with its row id still unknown.
@@ -54,7 +52,7 @@ extension CacheStore {
     /// Writes `entry` now, in one transaction with its body (inserted by `insertBody` for the new
     /// row id), after the responses accepted before it; then evicts. Too large for the store, it is
     /// not stored and the variant it would replace is removed.
-    func storeNow(_ entry: DraftEntry, insertBody: @escaping @Sendable (Int64, Database) throws -> Void) async throws -> CachedMetadata? {
+    func storeNow(_ entry: DraftEntry, insertBody: @escaping @Sendable (Int64, RowWriter, Database) throws -> Void) async throws -> CachedMetadata? {
         let limit = maximumSize
         // Responses accepted earlier go first, so this newer one is never overwritten by them.
         await flushResponses()
@@ -72,18 +70,16 @@ extension CacheStore {
     /// Replaces the variant of `entry` with it and evicts (or, too large, removes the variant);
     /// returns the new row id, nil when not stored. Runs in the caller's transaction.
     static func replace(
-        with entry: DraftEntry, limit: Int, _ db: Database, insertBody: (Int64, Database) throws -> Void
+        with entry: DraftEntry, limit: Int, _ db: Database, insertBody: (Int64, RowWriter, Database) throws -> Void
     ) throws -> (Int64?, Eviction) {
         let metadata = entry.metadata
+        let rows = try RowWriter(db)
         guard metadata.bodySize + entry.metaSize <= limit else {
-            let key = metadata.key
-            try db.execute(
-                sql: "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ? AND varyKey = ?",
-                arguments: [key.partition, key.url, key.method, metadata.varySelection.canonicalKey])
+            try rows.delete(metadata.key, varyKey: metadata.varySelection.canonicalKey)
             return (nil, Eviction())
         }
-        let id = try insertEntry(metadata, varyData: entry.varyData, headerData: entry.headerData, metaSize: entry.metaSize, db)
-        try insertBody(id, db)
+        let id = try rows.replace(with: metadata, varyData: entry.varyData, headerData: entry.headerData, metaSize: entry.metaSize)
+        try insertBody(id, rows, db)
         return (id, try evict(db, limit: limit, keeping: id))
     }
 

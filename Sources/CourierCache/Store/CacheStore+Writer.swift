@@ -102,8 +102,14 @@ extension CacheStore {
             let result = try? accessNow("store") { writer in
                 try writer.write { db -> (ids: [Int64], eviction: Eviction) in
                     try self.flushTouches(db)
+                    let rows = try RowWriter(db)
                     var ids: [Int64] = []
-                    for write in batch { ids.append(try Self.insert(write, db)) }
+                    for write in batch {
+                        let id = try rows.replace(
+                            with: write.metadata, varyData: write.varyData, headerData: write.headerData, metaSize: write.metaSize)
+                        try rows.insertBody(write.body, of: id)
+                        ids.append(id)
+                    }
                     let eviction = try ids.last.map { try Self.evict(db, limit: limit, keeping: $0) } ?? Eviction()
                     return (ids, eviction)
                 }
@@ -119,31 +125,5 @@ extension CacheStore {
             }
             if let telemetry = batch.last?.telemetry { countEvictions(result.eviction, telemetry: telemetry) }
         }
-    }
-
-    /// Replaces the variant of the write's key and vary selection with the write; returns the new row id.
-    static func insert(_ write: PendingWrites.Write, _ db: Database) throws -> Int64 {
-        let id = try insertEntry(write.metadata, varyData: write.varyData, headerData: write.headerData, metaSize: write.metaSize, db)
-        try db.cachedStatement(sql: "INSERT INTO body (entryId, data) VALUES (?, ?)").execute(arguments: [id, write.body])
-        return id
-    }
-
-    /// Replaces the variant of `metadata`'s key and vary selection with a row for `metadata`
-    /// (without its body, which the caller inserts); returns the new row id.
-    static func insertEntry(_ metadata: CachedMetadata, varyData: Data, headerData: Data, metaSize: Int, _ db: Database) throws -> Int64 {
-        let key = metadata.key
-        try db.cachedStatement(sql: "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ? AND varyKey = ?")
-            .execute(arguments: [key.partition, key.url, key.method, metadata.varySelection.canonicalKey])
-        try db.cachedStatement(sql: """
-            INSERT INTO entry (method, url, partitionKey, varyKey, vary, status, headers, requestTime, responseTime,
-                               bodySize, metaSize, storedAt, lastAccess, accessOrder)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(accessOrder), 0) + 1 FROM entry))
-            """
-        ).execute(arguments: [
-            key.method, key.url, key.partition, metadata.varySelection.canonicalKey, varyData, metadata.status,
-            headerData, metadata.requestTime.timeIntervalSince1970, metadata.responseTime.timeIntervalSince1970,
-            metadata.bodySize, metaSize, metadata.storedAt.timeIntervalSince1970, metadata.lastAccess.timeIntervalSince1970,
-        ])
-        return db.lastInsertedRowID
     }
 }

@@ -19,7 +19,7 @@ final class ReadConnection {
         let prepare = sqlite3_prepare_v3(
             handle, CacheStore.lookupSQL, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
         guard prepare == SQLITE_OK, let lookup = prepared else {
-            let error = Self.error(prepare, handle)
+            let error = SQLiteCalls.error(prepare, handle)
             sqlite3_finalize(prepared)
             sqlite3_close_v2(handle)
             throw error
@@ -33,7 +33,7 @@ final class ReadConnection {
         var opened: OpaquePointer?
         let code = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let handle = opened else {
-            let error = Self.error(code, opened)
+            let error = SQLiteCalls.error(code, opened)
             sqlite3_close_v2(opened)
             throw error
         }
@@ -57,42 +57,15 @@ final class ReadConnection {
             sqlite3_clear_bindings(lookup)
         }
         sqlite3_bind_int64(lookup, 1, Int64(inlineBodyLimit))
-        try Self.bind(key.partition, at: 2, of: lookup, handle)
-        try Self.bind(key.url, at: 3, of: lookup, handle)
-        try Self.bind(key.method, at: 4, of: lookup, handle)
+        try SQLiteCalls.bind(key.partition, at: 2, of: lookup, handle)
+        try SQLiteCalls.bind(key.url, at: 3, of: lookup, handle)
+        try SQLiteCalls.bind(key.method, at: 4, of: lookup, handle)
         var variants: [CacheStore.StoredVariant] = []
         while true {
             let code = sqlite3_step(lookup)
             if code == SQLITE_DONE { return variants }
-            guard code == SQLITE_ROW else { throw Self.error(code, handle) }
+            guard code == SQLITE_ROW else { throw SQLiteCalls.error(code, handle) }
             if let variant = CacheStore.storedVariant(from: SQLiteRow(statement: lookup), key: key) { variants.append(variant) }
         }
-    }
-
-    /// Binds the exact UTF-8 bytes of `text` (copied by SQLite), NUL bytes included, to parameter
-    /// `index` of `statement` on connection `handle`.
-    static func bind(_ text: String, at index: Int32, of statement: OpaquePointer, _ handle: OpaquePointer) throws {
-        var text = text
-        let code = text.withUTF8 { bytes in
-            // Empty text, not NULL (which a nil pointer would bind).
-            guard !bytes.isEmpty else { return sqlite3_bind_text(statement, index, "", 0, Self.transient) }
-            return bytes.withMemoryRebound(to: CChar.self) {
-                sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count), Self.transient)
-            }
-        }
-        guard code == SQLITE_OK else { throw Self.error(code, handle) }
-    }
-
-    /// `SQLITE_TRANSIENT` (a C macro Swift doesn't import): SQLite copies the bound bytes.
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-    /// The connection's error as GRDB reports it, so the store tells damage from a busy file alike.
-    static func error(_ code: Int32, _ handle: OpaquePointer?) -> DatabaseError {
-        guard let handle else { return DatabaseError(resultCode: ResultCode(rawValue: code)) }
-        // The extended code (e.g. `SQLITE_READONLY_DBMOVED`) when it belongs to this error.
-        let extended = sqlite3_extended_errcode(handle)
-        return DatabaseError(
-            resultCode: ResultCode(rawValue: (extended & 0xFF) == (code & 0xFF) ? extended : code),
-            message: String(cString: sqlite3_errmsg(handle)))
     }
 }

@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// What the store's own connections and statements share when they call SQLite's C API directly.
+enum SQLiteCalls {
+    /// Binds the exact UTF-8 bytes of `text` (copied by SQLite), NUL bytes included, to parameter
+    /// `index` of `statement` on connection `handle`.
+    static func bind(_ text: String, at index: Int32, of statement: OpaquePointer, _ handle: OpaquePointer) throws {
+        var text = text
+        let code = text.withUTF8 { bytes in
+            // Empty text, not NULL (which a nil pointer would bind).
+            guard !bytes.isEmpty else { return sqlite3_bind_text(statement, index, "", 0, transient) }
+            return bytes.withMemoryRebound(to: CChar.self) {
+                sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count), transient)
+            }
+        }
+        guard code == SQLITE_OK else { throw error(code, handle) }
+    }
+
+    /// Binds `bytes` (copied by SQLite) as a BLOB to parameter `index`; empty bytes bind an empty
+    /// BLOB, not NULL.
+    static func bind(_ bytes: Data, at index: Int32, of statement: OpaquePointer, _ handle: OpaquePointer) throws {
+        let code = bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress, !buffer.isEmpty else { return sqlite3_bind_zeroblob(statement, index, 0) }
+            return sqlite3_bind_blob64(statement, index, base, sqlite3_uint64(buffer.count), transient)
+        }
+        guard code == SQLITE_OK else { throw error(code, handle) }
+    }
+
+    /// `SQLITE_TRANSIENT` (a C macro Swift doesn't import): SQLite copies the bound bytes.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// The connection's error as GRDB reports it, so the store tells damage from a busy file alike.
+    static func error(_ code: Int32, _ handle: OpaquePointer?) -> DatabaseError {
+        guard let handle else { return DatabaseError(resultCode: ResultCode(rawValue: code)) }
+        // The extended code (e.g. `SQLITE_READONLY_DBMOVED`) when it belongs to this error.
+        let extended = sqlite3_extended_errcode(handle)
+        return DatabaseError(
+            resultCode: ResultCode(rawValue: (extended & 0xFF) == (code & 0xFF) ? extended : code),
+            message: String(cString: sqlite3_errmsg(handle)))
+    }
+}
