@@ -16,18 +16,19 @@ extension CacheRules {
     /// by every signed-out call on the device).
     package func fieldsToStore(_ fields: HTTPFields) -> HTTPFields {
         let excluded = Self.unstorableFieldNames(in: fields)
-        var kept = HTTPFields()
-        for field in fields where !excluded.contains(field.name.canonicalName) {
-            kept.append(field)
-        }
+        guard fields.contains(where: { excluded.contains($0.name.canonicalName) }) else { return fields }
+        var kept = fields
+        kept.removeAll { excluded.contains($0.name.canonicalName) }
         return kept
     }
 
     /// The lowercased names of the fields in `fields` that ``fieldsToStore(_:)`` drops.
     static func unstorableFieldNames(in fields: HTTPFields) -> Set<String> {
         var names = hopByHopFieldNames
-        for element in FieldList.elements(fields[values: .connection]) {
-            names.insert(element.lowercased())
+        if fields.contains(.connection) {
+            for element in FieldList.elements(fields[values: .connection]) {
+                names.insert(element.lowercased())
+            }
         }
         let directives = CacheControl(fields)
         names.formUnion(directives.noCacheFieldNames)

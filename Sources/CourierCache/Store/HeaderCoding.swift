@@ -11,14 +11,16 @@ import HTTPTypes
 enum HeaderCoding {
     /// The bytes for `fields`.
     static func encode(_ fields: HTTPFields) -> Data {
-        var text = ""
+        // Sized first, so the bytes are written into one buffer.
+        let size = fields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 2 }
+        var data = Data(capacity: size)
         for field in fields {
-            text += field.name.rawName
-            text += ":"
-            text += field.value
-            text += "\n"
+            data.append(contentsOf: field.name.rawName.utf8)
+            data.append(UInt8(ascii: ":"))
+            data.append(contentsOf: field.value.utf8)
+            data.append(UInt8(ascii: "\n"))
         }
-        return Data(text.utf8)
+        return data
     }
 
     /// The fields decoded from stored bytes (read in place from SQLite's row); `nil` when they are neither format.
