@@ -32,8 +32,11 @@ struct RowWriter {
 
     /// Replaces the variant of `metadata`'s key and vary selection with a row for `metadata`,
     /// as the most recently used; returns its row id. The caller inserts its body.
+    ///
+    /// The row is inserted first, and only when the key's unique index already holds the variant
+    /// is that one deleted and the insert run again: most stored responses are new, and a delete
+    /// that finds nothing still costs an index search per row.
     func replace(with metadata: CachedMetadata, varyData: Data, headerData: Data, metaSize: Int) throws -> Int64 {
-        try delete(metadata.key, varyKey: metadata.varySelection.canonicalKey)
         let statement = insertEntry
         try bindKey(metadata.key, varyKey: metadata.varySelection.canonicalKey, of: statement)
         try SQLiteCalls.bind(varyData, at: 5, of: statement, handle)
@@ -45,7 +48,13 @@ struct RowWriter {
         sqlite3_bind_int64(statement, 11, Int64(metaSize))
         sqlite3_bind_double(statement, 12, metadata.storedAt.timeIntervalSince1970)
         sqlite3_bind_double(statement, 13, metadata.lastAccess.timeIntervalSince1970)
-        try run(statement)
+        do {
+            try run(statement)
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            // A failed statement changes nothing and keeps its bindings: delete, then insert again.
+            try delete(metadata.key, varyKey: metadata.varySelection.canonicalKey)
+            try run(statement)
+        }
         return sqlite3_last_insert_rowid(handle)
     }
 
