@@ -54,7 +54,7 @@ package struct VarySelection: Sendable, Hashable, Codable {
 
     /// A stable text form (sorted names, `name=value` lines) used as a database key.
     package var canonicalKey: String {
-        names.map { name in values[name].map { "\(name)=\($0)" } ?? name }.joined(separator: "\n")
+        names.isEmpty ? "" : names.map { name in values[name].map { "\(name)=\($0)" } ?? name }.joined(separator: "\n")
     }
 
     /// The lowercased names in the `Vary` fields of `fields`; `nil` for `Vary: *` or a malformed name.

@@ -11,16 +11,16 @@ import HTTPTypes
 enum HeaderCoding {
     /// The bytes for `fields`.
     static func encode(_ fields: HTTPFields) -> Data {
-        // Sized first, so the bytes are written into one buffer.
-        let size = fields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 2 }
-        var data = Data(capacity: size)
+        // Gathered in an array (whose appends copy a string's bytes at once), sized first.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(fields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 2 })
         for field in fields {
-            data.append(contentsOf: field.name.rawName.utf8)
-            data.append(UInt8(ascii: ":"))
-            data.append(contentsOf: field.value.utf8)
-            data.append(UInt8(ascii: "\n"))
+            bytes.append(contentsOf: field.name.rawName.utf8)
+            bytes.append(UInt8(ascii: ":"))
+            field.withUnsafeBytesOfValue { bytes.append(contentsOf: $0) }
+            bytes.append(UInt8(ascii: "\n"))
         }
-        return data
+        return Data(bytes)
     }
 
     /// The fields decoded from stored bytes (read in place from SQLite's row); `nil` when they are neither format.
