@@ -35,6 +35,16 @@ struct FeedEndpoint: Endpoint {
     var query: Parameters { [name: n] }
 }
 
+/// The feed asked for with `Cache-Control: no-store`: the cache's whole path runs, but it stores nothing.
+struct UnstoredFeedEndpoint: Endpoint {
+    typealias Response = CachedFeed
+    var name: String
+    var n: Int
+    var path: EndpointPath { "/cached.json" }
+    var query: Parameters { [name: n] }
+    var headers: HTTPFields { [.cacheControl: "no-store"] }
+}
+
 struct PostEndpoint: Endpoint {
     typealias Response = PostAnswer
     var method: HTTPRequest.Method { .post }

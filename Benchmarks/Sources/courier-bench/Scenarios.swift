@@ -81,7 +81,7 @@ func macroScenarios(_ subjects: Subjects, sizes: MacroSizes) -> [Scenario] {
         Scenario(
             id: "cache-miss", title: "2 KB miss + store, a new URL each call, vs the call without cache (×\(sizes.cacheRequests))",
             requests: sizes.cacheRequests, width: 1,
-            subjects: rawAHC + [subjects.courierAHC, subjects.courierMissAndStore],
+            subjects: rawAHC + [subjects.courierAHC, subjects.courierMissNotStored, subjects.courierMissAndStore],
             operation: { subject, _ in try await subject.getFeed("m", missCounter.next()) }
         ),
         Scenario(

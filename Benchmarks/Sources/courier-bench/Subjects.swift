@@ -136,6 +136,8 @@ struct Subjects {
     let storeLookup: Subject
     /// Courier over AHC with HTTPCache where every call is a new URL: the network, then the store's write.
     let courierMissAndStore: Subject
+    /// The same miss asked not to be stored: the cache's path without the store's part.
+    let courierMissNotStored: Subject
     let storeClient: Client
     let store: CacheStore
     /// How many distinct URLs the store-hit scenario fills the cache with.
@@ -224,6 +226,9 @@ struct Subjects {
         // The writer's commits count against the miss, not against the subject measured after it.
         missAndStore.finishBackgroundWork = { await missStore.flush() }
         courierMissAndStore = missAndStore
+        courierMissNotStored = .feedOnly("Courier+HTTPCache miss, not stored", baseline: "Courier/AHC") { name, n in
+            _ = try await missClient.send(UnstoredFeedEndpoint(name: name, n: n))
+        }
     }
 
     /// Raw AsyncHTTPClient code as a subject (twice with `--control`: the same code under two names).
