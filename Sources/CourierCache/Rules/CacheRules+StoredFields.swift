@@ -15,21 +15,33 @@ extension CacheRules {
     /// (a private cache may keep them, but this one drops them: its anonymous partition is shared
     /// by every signed-out call on the device).
     package func fieldsToStore(_ fields: HTTPFields) -> HTTPFields {
-        let excluded = Self.unstorableFieldNames(in: fields)
-        guard fields.contains(where: { excluded.contains($0.name.canonicalName) }) else { return fields }
+        let named = Self.fieldNamesListed(in: fields)
+        func isDropped(_ field: HTTPField) -> Bool {
+            let name = field.name.canonicalName
+            return Self.hopByHopFieldNames.contains(name) || (!named.isEmpty && named.contains(name))
+        }
+        guard fields.contains(where: isDropped) else { return fields }
         var kept = fields
-        kept.removeAll { excluded.contains($0.name.canonicalName) }
+        kept.removeAll(where: isDropped)
         return kept
     }
 
     /// The lowercased names of the fields in `fields` that ``fieldsToStore(_:)`` drops.
     static func unstorableFieldNames(in fields: HTTPFields) -> Set<String> {
-        var names = hopByHopFieldNames
-        if fields.contains(.connection) {
-            for element in FieldList.elements(fields[values: .connection]) {
-                names.insert(element.lowercased())
+        hopByHopFieldNames.union(fieldNamesListed(in: fields))
+    }
+
+    /// The names, besides the hop-by-hop ones, that the response lists as not to store: in
+    /// `Connection`, `no-cache="…"` and `private="…"` (usually none, and then nothing is allocated).
+    private static func fieldNamesListed(in fields: HTTPFields) -> Set<String> {
+        var names: Set<String> = []
+        for field in fields where field.name == .connection {
+            for element in FieldList.elements(field.value) {
+                let name = element.lowercased()
+                if !hopByHopFieldNames.contains(name) { names.insert(name) }
             }
         }
+        guard fields.contains(.cacheControl) else { return names }
         let directives = CacheControl(fields)
         names.formUnion(directives.noCacheFieldNames)
         names.formUnion(directives.privateFieldNames)
