@@ -13,7 +13,9 @@ enum HeaderCoding {
     static func encode(_ fields: HTTPFields) -> Data {
         // Gathered in an array (whose appends copy a string's bytes at once), sized first.
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(fields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 2 })
+        bytes.reserveCapacity(fields.reduce(0) { size, field in
+            size + field.name.rawName.utf8.count + field.withUnsafeBytesOfValue(\.count) + 2
+        })
         for field in fields {
             bytes.append(contentsOf: field.name.rawName.utf8)
             bytes.append(UInt8(ascii: ":"))

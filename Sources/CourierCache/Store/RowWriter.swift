@@ -7,21 +7,23 @@ import GRDBSQLite
 ///
 /// The writer's CPU competes with the app's own on a small device: a row this way costs a bind
 /// and a step per statement, without GRDB's argument arrays and per-statement bookkeeping. The
-/// statements stay in the connection's cache (prepared once, finalized when it closes). Used on
-/// the writer's thread only, within one transaction.
+/// statements stay in the connection's cache (prepared once, finalized when it closes), and this
+/// value holds them while it is used: on the writer's thread only, within one transaction.
 struct RowWriter {
     private let handle: OpaquePointer
-    private let deleteVariant: OpaquePointer
-    private let insertEntry: OpaquePointer
-    private let insertBody: OpaquePointer
+    private let statements: (deleteVariant: Statement, insertEntry: Statement, insertBody: Statement)
+    private var deleteVariant: OpaquePointer { statements.deleteVariant.sqliteStatement }
+    private var insertEntry: OpaquePointer { statements.insertEntry.sqliteStatement }
+    private var insertBody: OpaquePointer { statements.insertBody.sqliteStatement }
 
     /// Looks up (or prepares) the statements on `db`'s connection; throws a `DatabaseError` when one can't be.
     init(_ db: Database) throws {
         guard let handle = db.sqliteConnection else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "closed") }
         self.handle = handle
-        deleteVariant = try db.cachedStatement(sql: Self.deleteSQL).sqliteStatement
-        insertEntry = try db.cachedStatement(sql: Self.insertEntrySQL).sqliteStatement
-        insertBody = try db.cachedStatement(sql: Self.insertBodySQL).sqliteStatement
+        statements = (
+            try db.cachedStatement(sql: Self.deleteSQL), try db.cachedStatement(sql: Self.insertEntrySQL),
+            try db.cachedStatement(sql: Self.insertBodySQL)
+        )
     }
 
     /// Deletes the variant of `key` with vary selection `varyKey` (its body goes with it).
