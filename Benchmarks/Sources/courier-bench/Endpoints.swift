@@ -33,16 +33,9 @@ struct FeedEndpoint: Endpoint {
     var n: Int
     var path: EndpointPath { "/cached.json" }
     var query: Parameters { [name: n] }
-}
-
-/// The feed asked for with `Cache-Control: no-store`: the cache's whole path runs, but it stores nothing.
-struct UnstoredFeedEndpoint: Endpoint {
-    typealias Response = CachedFeed
-    var name: String
-    var n: Int
-    var path: EndpointPath { "/cached.json" }
-    var query: Parameters { [name: n] }
-    var headers: HTTPFields { [.cacheControl: "no-store"] }
+    /// Asked with `Cache-Control: no-store`: a cache's whole path runs, but it stores nothing.
+    var notToStore = false
+    var headers: HTTPFields { notToStore ? [.cacheControl: "no-store"] : [:] }
 }
 
 struct PostEndpoint: Endpoint {

@@ -227,7 +227,7 @@ struct Subjects {
         missAndStore.finishBackgroundWork = { await missStore.flush() }
         courierMissAndStore = missAndStore
         courierMissNotStored = .feedOnly("Courier+HTTPCache miss, not stored", baseline: "Courier/AHC") { name, n in
-            _ = try await missClient.send(UnstoredFeedEndpoint(name: name, n: n))
+            _ = try await missClient.send(FeedEndpoint(name: name, n: n, notToStore: true))
         }
     }
 
