@@ -8,7 +8,7 @@ import Foundation
 enum VaryCoding {
     /// The bytes for `selection`.
     static func encode(_ selection: VarySelection) -> Data {
-        selection.names.isEmpty ? Data() : Data(selection.canonicalKey.utf8)
+        Data(selection.canonicalKey.utf8)
     }
 
     /// The selection decoded from stored bytes (read in place from SQLite's row); `nil` when they are neither format.
