@@ -23,6 +23,9 @@ public final class CacheStore: Sendable {
     public let maximumSize: Int
     /// Where the database lives; `nil` for an in-memory store.
     public let fileURL: URL?
+    /// What ``OpenStores`` files the store under: its file's standardized path; nil in memory.
+    /// Made once: every commit looks up the other stores on the file.
+    let fileKey: String?
 
     /// The database: replaced when a damaged file is recovered, nil when the store is unavailable.
     let database: Locked<OpenDatabase?>
@@ -67,6 +70,7 @@ public final class CacheStore: Sendable {
     init(fileURL: URL, maximumSize: Int, pendingWriteLimit: Int, logger: Logger = CacheStore.silentLogger) throws {
         self.maximumSize = maximumSize
         self.fileURL = fileURL
+        self.fileKey = fileURL.standardizedFileURL.path
         self.logger = logger
         self.pendingWriteLimit = pendingWriteLimit
         do {
@@ -81,6 +85,7 @@ public final class CacheStore: Sendable {
     private init(writer: (any DatabaseWriter)?, maximumSize: Int, logger: Logger) {
         self.maximumSize = maximumSize
         self.fileURL = nil
+        self.fileKey = nil
         self.logger = logger
         self.pendingWriteLimit = Self.defaultPendingWriteLimit
         self.database = Locked(writer.map { OpenDatabase(writer: $0, reader: nil) })

@@ -14,7 +14,7 @@ final class OpenStores: Sendable {
 
     /// Registers `store` and returns the other live stores on the same file.
     func add(_ store: CacheStore) -> [CacheStore] {
-        guard let path = Self.path(of: store) else { return [] }
+        guard let path = store.fileKey else { return [] }
         return stores.withLock { stores in
             var references = (stores[path] ?? []).filter { $0.store != nil }
             let others = references.compactMap(\.store)
@@ -26,7 +26,7 @@ final class OpenStores: Sendable {
 
     /// The other live stores on `store`'s file.
     func others(than store: CacheStore) -> [CacheStore] {
-        guard let path = Self.path(of: store) else { return [] }
+        guard let path = store.fileKey else { return [] }
         return stores.withLock { stores in
             (stores[path] ?? []).compactMap(\.store).filter { $0 !== store }
         }
@@ -34,15 +34,10 @@ final class OpenStores: Sendable {
 
     /// Forgets `store` (closed or released).
     func remove(_ store: CacheStore) {
-        guard let path = Self.path(of: store) else { return }
+        guard let path = store.fileKey else { return }
         stores.withLock { stores in
             let remaining = (stores[path] ?? []).filter { $0.store != nil && $0.store !== store }
             stores[path] = remaining.isEmpty ? nil : remaining
         }
-    }
-
-    /// The key a store is filed under: its file's standardized path; nil in memory.
-    private static func path(of store: CacheStore) -> String? {
-        store.fileURL?.standardizedFileURL.path
     }
 }

@@ -7,7 +7,10 @@ import Foundation
 /// maps to the row id (for handles read before the commit), and the variant leaves the queue.
 final class PendingWrites: Sendable {
     /// One response waiting for the writer.
-    struct Write: Sendable {
+    ///
+    /// A class: the queue, its batches and the reads that see it pass it around, and a reference
+    /// is one retain where this many fields would be a dozen.
+    final class Write: Sendable {
         let metadata: CachedMetadata
         let body: Data
         let varyData: Data
@@ -15,6 +18,15 @@ final class PendingWrites: Sendable {
         let metaSize: Int
         /// Where the call that stored it reports metrics.
         let telemetry: Telemetry
+
+        init(metadata: CachedMetadata, body: Data, varyData: Data, headerData: Data, metaSize: Int, telemetry: Telemetry) {
+            self.metadata = metadata
+            self.body = body
+            self.varyData = varyData
+            self.headerData = headerData
+            self.metaSize = metaSize
+            self.telemetry = telemetry
+        }
 
         /// What the write holds in memory until it commits.
         var bytes: Int { body.count + metaSize }

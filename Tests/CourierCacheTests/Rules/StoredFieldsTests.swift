@@ -25,6 +25,17 @@ import Testing
         #expect(rules.fieldsToStore(fields).map(\.name.canonicalName) == ["cache-control", "etag"])
     }
 
+    /// The usual `Connection` words and the directives that name fields are recognised in any case,
+    /// on any of several lines.
+    @Test func namesAreFoundInAnyCaseAndOnAnyLine() {
+        let fields = RuleFixtures.fields([
+            ("Connection", "Keep-Alive"), ("Connection", "CLOSE"), ("Connection", "X-Hop"), ("X-Hop", "1"),
+            ("Cache-Control", "max-age=60"), ("Cache-Control", "No-Cache=\"X-Secret\""), ("Cache-Control", "PRIVATE=\"X-Mine\""),
+            ("X-Secret", "s"), ("X-Mine", "m"), ("ETag", "\"v\""),
+        ])
+        #expect(rules.fieldsToStore(fields).map(\.name.canonicalName) == ["cache-control", "cache-control", "cache-control", "etag"])
+    }
+
     @Test func aResponseWithoutSuchFieldsIsKeptWhole() {
         let fields = RuleFixtures.fields([("Cache-Control", "max-age=60"), ("X-A", "1"), ("X-A", "2")])
         #expect(rules.fieldsToStore(fields) == fields)
