@@ -47,8 +47,10 @@ extension CacheRules {
         var names: Set<String> = []
         var directivesMayNameFields = false
         for field in fields {
-            if field.name == .connection, !namesOnlyItself(field.value) {
-                for element in FieldList.elements(field.value) {
+            if field.name == .connection {
+                let value = field.value
+                guard !namesOnlyItself(value) else { continue }
+                for element in FieldList.elements(value) {
                     let name = element.lowercased()
                     if !isHopByHop(name) { names.insert(name) }
                 }

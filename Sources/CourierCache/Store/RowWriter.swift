@@ -40,7 +40,8 @@ struct RowWriter {
     /// that finds nothing still costs an index search per row.
     func replace(with metadata: CachedMetadata, varyData: Data, headerData: Data, metaSize: Int) throws -> Int64 {
         let statement = insertEntry
-        try bindKey(metadata.key, varyKey: metadata.varySelection.canonicalKey, of: statement)
+        let varyKey = metadata.varySelection.canonicalKey
+        try bindKey(metadata.key, varyKey: varyKey, of: statement)
         try SQLiteCalls.bind(varyData, at: 5, of: statement, handle)
         sqlite3_bind_int64(statement, 6, Int64(metadata.status))
         try SQLiteCalls.bind(headerData, at: 7, of: statement, handle)
@@ -54,7 +55,7 @@ struct RowWriter {
             try run(statement)
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             // A failed statement changes nothing and keeps its bindings: delete, then insert again.
-            try delete(metadata.key, varyKey: metadata.varySelection.canonicalKey)
+            try delete(metadata.key, varyKey: varyKey)
             try run(statement)
         }
         return sqlite3_last_insert_rowid(handle)
