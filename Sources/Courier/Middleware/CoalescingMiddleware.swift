@@ -122,7 +122,8 @@ extension CoalescingMiddleware {
         let identity: CallIdentity
         let requiresAuthentication: Bool
         let timeout: Duration?
-        /// Hashed once: the table hashes a key to insert it and again to remove it.
+        /// Hashed once, from the path alone: calls in flight at once rarely share a path, and
+        /// equality still compares everything. (Hashing every header field cost more than the rest of the key.)
         private let hash: Int
 
         /// The key of a call that may be shared, or nil: only GETs without a body, and in a
@@ -136,14 +137,7 @@ extension CoalescingMiddleware {
             identity = context?.identity ?? .unknown
             requiresAuthentication = context?.requiresAuthentication ?? true
             timeout = context?.timeout
-            var hasher = Hasher()
-            hasher.combine(head)
-            hasher.combine(baseURL)
-            hasher.combine(policy)
-            hasher.combine(identity)
-            hasher.combine(requiresAuthentication)
-            hasher.combine(timeout)
-            hash = hasher.finalize()
+            hash = head.path.hashValue
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }

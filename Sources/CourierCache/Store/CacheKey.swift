@@ -43,50 +43,26 @@ package struct CacheKey: Sendable, Hashable {
     /// lowercase scheme and host, no user info, no default port, a path, no fragment, and only
     /// characters a URL may hold as they are.
     static func isNormalized(_ string: String) -> Bool {
-        var bytes = Substring(string).utf8[...]
-        if bytes.starts(with: "https://".utf8) {
-            bytes = bytes.dropFirst(8)
-        } else if bytes.starts(with: "http://".utf8) {
-            bytes = bytes.dropFirst(7)
-        } else {
-            return false
-        }
-        let https = string.utf8.count - bytes.count == 8
-        guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")) else { return false }
-        let authority = bytes[..<slash]
-        guard !authority.isEmpty else { return false }
-        for byte in authority {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: ":"):
-                continue
-            default:
-                return false
-            }
-        }
+        var string = string
+        // Read in place: every cached call asks, and a `String.UTF8View` walk costs a byte what this does a URL.
+        return string.withUTF8 { isNormalized(utf8: $0) }
+    }
+
+    private static func isNormalized(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let https = bytes.starts(with: "https://".utf8)
+        guard https || bytes.starts(with: "http://".utf8) else { return false }
+        let rest = bytes[(https ? 8 : 7)...]
+        guard let slash = rest.firstIndex(of: UInt8(ascii: "/")) else { return false }
+        let authority = rest[..<slash]
+        guard !authority.isEmpty, authority.allSatisfy({ URLBytes.kind[Int($0)] == .authority }) else { return false }
         if let colon = authority.firstIndex(of: UInt8(ascii: ":")) {
-            let port = authority[authority.index(after: colon)...]
-            guard !port.isEmpty, port.first != UInt8(ascii: "0"), !port.contains(UInt8(ascii: ":")),
-                  !port.elementsEqual((https ? "443" : "80").utf8),
-                  !port.contains(where: { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+            let port = authority[(colon + 1)...]
+            guard !port.isEmpty, port.first != UInt8(ascii: "0"), !port.elementsEqual((https ? "443" : "80").utf8),
+                  port.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
             else { return false }
         }
-        for byte in bytes[slash...] {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"):
-                continue
-            case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"),
-                 UInt8(ascii: "?"), UInt8(ascii: "="), UInt8(ascii: "&"), UInt8(ascii: "+"), UInt8(ascii: ","),
-                 UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "!"), UInt8(ascii: "$"),
-                 UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"):
-                continue
-            default:
-                // `%` (its case could matter), `#`, spaces and anything else take the full path.
-                return false
-            }
-        }
-        return true
+        // `%` (its case could matter), `#`, spaces and anything else take the full path.
+        return rest[slash...].allSatisfy { URLBytes.kind[Int($0)] != .other }
     }
 
     private static let normalized = BoundedMemo<String, String?>()
@@ -111,5 +87,28 @@ package struct CacheKey: Sendable, Hashable {
         }
         components.fragment = nil
         return components.string ?? url.absoluteString
+    }
+}
+
+/// Which bytes a URL in normal form holds as they are, by where they may appear.
+private enum URLBytes {
+    enum Kind { case authority, path, other }
+
+    /// One entry a byte: lowercase letters, digits, `-`, `.` and `:` may be in the authority (and
+    /// the path); uppercase letters and the other unreserved or sub-delimiter characters only in
+    /// the path and query.
+    static let kind: [Kind] = (0...255).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: ":"):
+            .authority
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"),
+             UInt8(ascii: "?"), UInt8(ascii: "="), UInt8(ascii: "&"), UInt8(ascii: "+"), UInt8(ascii: ","),
+             UInt8(ascii: ";"), UInt8(ascii: "@"), UInt8(ascii: "!"), UInt8(ascii: "$"),
+             UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"):
+            .path
+        default:
+            .other
+        }
     }
 }

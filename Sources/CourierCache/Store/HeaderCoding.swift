@@ -11,18 +11,28 @@ import HTTPTypes
 enum HeaderCoding {
     /// The bytes for `fields`.
     static func encode(_ fields: HTTPFields) -> Data {
-        // Gathered in an array (whose appends copy a string's bytes at once), sized first.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(fields.reduce(0) { size, field in
+        // Sized first, then written in place: one buffer, no copy of the lines into `Data` afterwards.
+        let size = fields.reduce(0) { size, field in
             size + field.name.rawName.utf8.count + field.withUnsafeBytesOfValue(\.count) + 2
-        })
-        for field in fields {
-            bytes.append(contentsOf: field.name.rawName.utf8)
-            bytes.append(UInt8(ascii: ":"))
-            field.withUnsafeBytesOfValue { bytes.append(contentsOf: $0) }
-            bytes.append(UInt8(ascii: "\n"))
         }
-        return Data(bytes)
+        var data = Data(count: size)
+        data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
+            var offset = 0
+            func write(_ bytes: UnsafeRawBufferPointer) {
+                UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]).copyMemory(from: bytes)
+                offset += bytes.count
+            }
+            for field in fields {
+                var name = field.name.rawName
+                name.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+                buffer[offset] = UInt8(ascii: ":")
+                offset += 1
+                field.withUnsafeBytesOfValue { write(UnsafeRawBufferPointer($0)) }
+                buffer[offset] = UInt8(ascii: "\n")
+                offset += 1
+            }
+        }
+        return data
     }
 
     /// The fields decoded from stored bytes (read in place from SQLite's row); `nil` when they are neither format.
