@@ -61,7 +61,8 @@ struct Macro: AsyncParsableCommand {
                 cacheRequests: cacheRequests, control: control, breakdown: breakdown, telemetry: telemetry
             )
             let wanted = only.map { Set($0.split(separator: ",").map(String.init)) }
-            let chosen = clients.map { Set($0.split(separator: ",").map(String.init)) }
+            // A name with a comma of its own ("… miss, not stored") is taken whole.
+            let chosen = clients.map { Set($0.split(separator: ",").map(String.init) + [$0]) }
             let scenarios = macroScenarios(subjects, sizes: sizes)
                 .filter { wanted?.contains($0.id) ?? true }
                 .map { scenario in

@@ -7,8 +7,9 @@ import HTTPTypes
 /// ``Client`` when a request leaves its chain with credential fields (added by an app's own
 /// middleware), so the cache does not store a user's response where every user would find it.
 ///
-/// A claim made while another is current (a cache behind a ``CoalescingMiddleware``) passes its
-/// marks on to that one, so every layer that filed the request as anonymous learns of them.
+/// A claim made while another is current passes its marks on to that one, so every layer that
+/// filed the request as anonymous learns of them; a cache right behind a ``CoalescingMiddleware``
+/// shares the middleware's claim instead of making its own.
 package final class AnonymousPartitionClaim: Sendable {
     private let credentialed = Locked(false)
     private let outer: AnonymousPartitionClaim?

@@ -86,7 +86,9 @@ public struct HTTPCache: CachingMiddleware {
             isTransfer: context?.isTransfer ?? false, download: context?.download
         )
         @Sendable func network(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody?) {
-            try await AnonymousPartitionClaim.$current.withValue(partition.claim) { try await next(request, body, baseURL) }
+            // The chain below marks this cache's claim, or none (an outer one hidden: the request is filed by its credentials).
+            guard partition.claim !== AnonymousPartitionClaim.current else { return try await next(request, body, baseURL) }
+            return try await AnonymousPartitionClaim.$current.withValue(partition.claim) { try await next(request, body, baseURL) }
         }
         guard request.method == .get else {
             let requestTime = clock
@@ -130,7 +132,9 @@ public struct HTTPCache: CachingMiddleware {
         if case .user(let user) = identity { return Partition(name: "id:" + user) }
         let secrets = AnonymousPartitionClaim.credentialFields.flatMap { request.headerFields[values: $0] }
         if !secrets.isEmpty { return Partition(name: "h:" + fnv1a(secrets.joined(separator: "\n"))) }
-        return Partition(name: "", claim: identity == .unknown ? AnonymousPartitionClaim() : nil)
+        // Behind a `CoalescingMiddleware` that filed the call as anonymous too, its claim is this one:
+        // whatever marks it after this point marks both.
+        return Partition(name: "", claim: identity == .unknown ? AnonymousPartitionClaim.current ?? AnonymousPartitionClaim() : nil)
     }
 
     var clock: Date { now() }
