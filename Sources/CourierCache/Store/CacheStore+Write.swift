@@ -145,7 +145,7 @@ extension CacheStore {
         let ids = pendingTouches.drain()
         guard !ids.isEmpty else { return }
         let now = Date().timeIntervalSince1970
-        var order = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(accessOrder), 0) FROM entry") ?? 0
+        var order = try Int64.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(accessOrder), 0) FROM entry")) ?? 0
         let statement = try db.cachedStatement(sql: "UPDATE entry SET lastAccess = ?, accessOrder = ? WHERE id = ?")
         for id in ids {
             order += 1
@@ -162,7 +162,7 @@ extension CacheStore {
     /// Deletes least-recently-used entries (never `keeping`) until the total fits `limit`.
     static func evict(_ db: Database, limit: Int, keeping: Int64) throws -> Eviction {
         // Kept by triggers (see ``migrator``): summing every row would cost a scan per write.
-        var total = try Int.fetchOne(db, sql: "SELECT bytes FROM totals") ?? 0
+        var total = try Int.fetchOne(db.cachedStatement(sql: "SELECT bytes FROM totals")) ?? 0
         guard total > limit else { return Eviction() }
         let before = total
         var victims: [Int64] = []
