@@ -22,7 +22,7 @@ extension CacheExchange {
     /// never loaded, when the lookup didn't read it and it goes to a transfer or is larger than
     /// the call may gather (the client's edge then fails it as too large after the limit's bytes).
     private func body(of hit: Hit, offsets: Range<Int>?) async throws -> HTTPBody? {
-        if hit.body == nil, isTransfer || hit.metadata.bodySize > Self.clientBodyLimit {
+        if hit.body == nil, isTransfer || hit.metadata.bodySize > bodyLimit {
             return try await store.streamedBody(for: hit.metadata, offsets: offsets ?? 0..<hit.metadata.bodySize)
         }
         guard let bytes = try await hit.loadBody(from: store) else { return nil }
@@ -39,7 +39,7 @@ extension CacheExchange {
     func storePart(_ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
         // A transfer's part is in its file, or streams to its caller: not gathered here.
         guard userIsKnown(), !isTransfer else { return (response, body) }
-        let bytes = try await collectBody(body, limit: Self.clientBodyLimit)
+        let bytes = try await collectBody(body, limit: bodyLimit)
         guard let held = CacheRules.heldRange(of: response.headerFields), held.count == Int64(bytes.count) else {
             return (response, HTTPBody(bytes))
         }
@@ -48,7 +48,7 @@ extension CacheExchange {
         var stored = bytes
         let existing = try? await store.variants(for: key).first { $0.varySelection == selection }
         if let existing {
-            let limit = min(Self.clientBodyLimit, store.maximumSize)
+            let limit = min(bodyLimit, store.maximumSize)
             switch rules.combination(of: response, held: held, with: existing.response, storedBodySize: existing.bodySize, limit: limit) {
             case .replace:
                 break
@@ -66,7 +66,7 @@ extension CacheExchange {
         let written = try? await store.store(
             key: key, varySelection: selection, status: status, headers: fields, body: stored,
             requestTime: requestTime, responseTime: cache.clock)
-        if written != nil { Telemetry.current.count(MetricName.cacheStored, []) }
+        if written != nil { telemetry.count(MetricName.cacheStored, []) }
         return (response, HTTPBody(bytes))
     }
 

@@ -20,6 +20,10 @@ struct CacheExchange: Sendable {
     var isTransfer = false
     /// The file a download writes, whose whole body the cache may copy.
     var download: FileDownload?
+    /// The largest body this call may collect: the client's limit, else ``defaultBodyLimit``.
+    var bodyLimit = Self.defaultBodyLimit
+    /// Where the call reports metrics.
+    var telemetry = Telemetry()
 
     var store: CacheStore { cache.store }
     var rules: CacheRules { cache.rules }
@@ -254,7 +258,7 @@ struct CacheExchange: Sendable {
         if isTransfer { return storeDownload(response, body, selection: selection, requestTime: requestTime) }
         // Within the client's limit: past it the client would fail a success anyway, and keeps only
         // the first bytes of an error status (never stored cut short).
-        let limit = Self.clientBodyLimit
+        let limit = bodyLimit
         guard response.status.kind == .successful || limit == .max else {  // (.max: nothing to cut)
             let prefix = try await collectPrefix(body, limit: limit + 1)
             guard prefix.count <= limit else { return (response, HTTPBody(prefix.prefix(limit))) }
@@ -267,17 +271,14 @@ struct CacheExchange: Sendable {
         // Written by the store's writer after the caller has its answer; reads see it at once.
         let accepted = await store.enqueue(
             key: key, varySelection: selection, status: response.status.code, headers: rules.fieldsToStore(response.headerFields),
-            body: bytes, requestTime: requestTime, responseTime: cache.clock
+            body: bytes, requestTime: requestTime, responseTime: cache.clock, telemetry: telemetry
         )
-        if accepted { Telemetry.current.count(MetricName.cacheStored, []) }
+        if accepted { telemetry.count(MetricName.cacheStored, []) }
         return (response, HTTPBody(bytes))
     }
 
     /// The largest body stored outside a Courier client (whose own limit applies inside one).
-    static let bodyLimit = 16 << 20
-
-    /// The largest body this call may collect: the client's limit, else ``bodyLimit``.
-    static var clientBodyLimit: Int { RequestContext.current?.maximumBodySize ?? bodyLimit }
+    static let defaultBodyLimit = 16 << 20
 
     /// Whether an error means the network could not deliver an answer (not a cancellation).
     static func isNetworkFailure(_ error: any Error) -> Bool {

@@ -83,7 +83,8 @@ public struct HTTPCache: CachingMiddleware {
         let exchange = CacheExchange(
             cache: self, request: request, key: CacheKey(method: "GET", normalizedURL: url, partition: partition.name),
             report: context?.report, background: context?.background, claim: partition.claim,
-            isTransfer: context?.isTransfer ?? false, download: context?.download
+            isTransfer: context?.isTransfer ?? false, download: context?.download,
+            bodyLimit: context?.maximumBodySize ?? CacheExchange.defaultBodyLimit, telemetry: context?.telemetry ?? Telemetry()
         )
         @Sendable func network(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody?) {
             // The chain below marks this cache's claim, or none (an outer one hidden: the request is filed by its credentials).

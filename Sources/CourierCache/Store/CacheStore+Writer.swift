@@ -15,7 +15,7 @@ extension CacheStore {
     @discardableResult
     func enqueue(
         key: CacheKey, varySelection: VarySelection, status: Int, headers: HTTPFields, body: Data,
-        requestTime: Date, responseTime: Date
+        requestTime: Date, responseTime: Date, telemetry: Telemetry = .current
     ) async -> Bool {
         guard (100...999).contains(status) else { return false }
         let entry = draft(key: key, varySelection: varySelection, status: status, headers: headers, bodySize: body.count,
@@ -26,7 +26,7 @@ extension CacheStore {
         }
         let write = PendingWrites.Write(
             metadata: entry.metadata.identified(as: pending.temporaryID()), body: body, varyData: entry.varyData,
-            headerData: entry.headerData, metaSize: entry.metaSize, telemetry: Telemetry.current)
+            headerData: entry.headerData, metaSize: entry.metaSize, telemetry: telemetry)
         let (bytes, start) = pending.append(write)
         hot.invalidate()
         if start { startWriter() }
