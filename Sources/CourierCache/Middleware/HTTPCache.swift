@@ -87,7 +87,8 @@ public struct HTTPCache: CachingMiddleware {
             bodyLimit: context?.maximumBodySize ?? CacheExchange.defaultBodyLimit, telemetry: context?.telemetry ?? Telemetry()
         )
         @Sendable func network(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody?) {
-            // The chain below marks this cache's claim, or none (an outer one hidden: the request is filed by its credentials).
+            // The chain below sees this cache's claim (or none, hiding an outer one, when the request is
+            // filed by its own credentials); a claim shared with the coalescing middleware is current already.
             guard partition.claim !== AnonymousPartitionClaim.current else { return try await next(request, body, baseURL) }
             return try await AnonymousPartitionClaim.$current.withValue(partition.claim) { try await next(request, body, baseURL) }
         }

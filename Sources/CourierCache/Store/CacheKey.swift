@@ -44,7 +44,7 @@ package struct CacheKey: Sendable, Hashable {
     /// characters a URL may hold as they are.
     static func isNormalized(_ string: String) -> Bool {
         var string = string
-        // Read in place: every cached call asks, and a `String.UTF8View` walk costs a byte what this does a URL.
+        // Read in place: every cached call asks, and walking a `Substring.UTF8View` cost twice as much.
         return string.withUTF8 { isNormalized(utf8: $0) }
     }
 
