@@ -27,9 +27,9 @@ extension CacheStore {
         let write = PendingWrites.Write(
             metadata: entry.metadata.identified(as: pending.temporaryID()), body: body, varyData: entry.varyData,
             headerData: entry.headerData, metaSize: entry.metaSize, telemetry: telemetry)
-        let (bytes, start) = pending.append(write)
+        let (bytes, timer) = pending.append(write)
         hot.invalidate()
-        if start { startWriter() }
+        if let timer { startWriter(timer) }
         if bytes > pendingWriteLimit { await flush() }
         return true
     }
@@ -78,15 +78,17 @@ extension CacheStore {
 
     /// Starts the writer for touches that piled up.
     func startWriterForTouches() {
-        guard pending.scheduleWriter() else { return }
-        startWriter()
+        guard let timer = pending.scheduleWriter() else { return }
+        startWriter(timer)
     }
 
-    private func startWriter() {
+    private func startWriter(_ timer: Int) {
         // Started a moment later, so responses that arrive together share a transaction and a
         // wake-up of the writer's thread. The block holds the store until everything pending is
-        // written: a released store still flushes.
-        writerQueue.asyncAfter(deadline: .now() + Self.writerDelay) { self.drain() }
+        // written: a released store still flushes. A timer whose wait a flush already ended does nothing.
+        writerQueue.asyncAfter(deadline: .now() + Self.writerDelay) {
+            if self.pending.isCurrent(timer: timer) { self.drain() }
+        }
     }
 
     /// How long the writer waits for more responses before it commits: a commit rewrites its

@@ -39,7 +39,18 @@ final class PendingWrites: Sendable {
         var bytes = 0
         var nextID: Int64 = -1
         var committed: [Int64: Int64] = [:]
+        /// Whether the writer is on its way (its timer set, or draining).
         var scheduled = false
+        /// The writer's current timer: a drain that empties the queue ends it, so that when it
+        /// fires later it doesn't commit the responses queued since before their own timer.
+        var timer = 0
+
+        /// Marks the writer as started: the timer to set, or nil when it already was.
+        mutating func schedule() -> Int? {
+            guard !scheduled else { return nil }
+            scheduled = true
+            return timer
+        }
     }
 
     private let state = Locked(State())
@@ -54,30 +65,34 @@ final class PendingWrites: Sendable {
         }
     }
 
-    /// Queues a write; returns the bytes pending afterwards and whether the writer must be started.
-    func append(_ write: Write) -> (pendingBytes: Int, startWriter: Bool) {
+    /// Queues a write; returns the bytes pending afterwards, and the timer to set when the writer must be started.
+    func append(_ write: Write) -> (pendingBytes: Int, startTimer: Int?) {
         state.withLock { state in
             state.queue.append(write)
             state.keys[write.metadata.key, default: 0] += 1
             state.bytes += write.bytes
-            defer { state.scheduled = true }
-            return (state.bytes, !state.scheduled)
+            return (state.bytes, state.schedule())
         }
     }
 
-    /// Marks the writer as started; false when it already was.
-    func scheduleWriter() -> Bool {
-        state.withLock { state in
-            defer { state.scheduled = true }
-            return !state.scheduled
-        }
+    /// Marks the writer as started; returns the timer to set, nil when it already was.
+    func scheduleWriter() -> Int? {
+        state.withLock { $0.schedule() }
+    }
+
+    /// Whether `timer` is still the writer's timer (no drain emptied the queue since it was set).
+    func isCurrent(timer: Int) -> Bool {
+        state.withLock { $0.scheduled && $0.timer == timer }
     }
 
     /// The writes to commit next (they stay visible until ``finish(_:ids:)``); when there are
     /// none, the writer is marked as stopped.
     func nextBatch() -> [Write] {
         state.withLock { state in
-            if state.queue.isEmpty { state.scheduled = false }
+            if state.queue.isEmpty, state.scheduled {
+                state.scheduled = false
+                state.timer += 1
+            }
             return state.queue
         }
     }

@@ -61,6 +61,35 @@ import Testing
         }
     }
 
+    /// A drain that empties the queue (a flush) ends the writer's wait: the timer set before it no
+    /// longer counts, so when it fires it leaves the responses queued since to their own timer
+    /// instead of committing them early, cut off from the ones that follow.
+    @Test func aFlushEndsTheWritersWait() throws {
+        let pending = PendingWrites()
+        func write(_ name: String) -> PendingWrites.Write {
+            let key = StoreFixtures.key(name)
+            let metadata = CachedMetadata(
+                id: pending.temporaryID(), key: key, varySelection: .none, status: 200, headers: StoreFixtures.headers,
+                requestTime: StoreFixtures.t0, responseTime: StoreFixtures.t0, bodySize: 1, storedAt: StoreFixtures.t0,
+                lastAccess: StoreFixtures.t0)
+            return PendingWrites.Write(
+                metadata: metadata, body: Data("b".utf8), varyData: Data(), headerData: Data(), metaSize: 1, telemetry: Telemetry())
+        }
+        let first = try #require(pending.append(write("first")).startTimer)
+        #expect(pending.append(write("again")).startTimer == nil, "one timer for the writes that wait together")
+        #expect(pending.isCurrent(timer: first))
+
+        // The flush: one batch, committed, and the queue found empty.
+        let batch = pending.nextBatch()
+        pending.finish(batch, ids: [1, 2])
+        #expect(pending.nextBatch().isEmpty)
+        #expect(!pending.isCurrent(timer: first), "the flush ended the first timer's wait")
+
+        let second = try #require(pending.append(write("second")).startTimer)
+        #expect(!pending.isCurrent(timer: first), "the first timer, firing now, must not commit the newer write")
+        #expect(pending.isCurrent(timer: second))
+    }
+
     @Test func aPendingVariantIsVisibleToEveryReadAndKeepsItsHandleAfterTheCommit() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("cache.sqlite")
