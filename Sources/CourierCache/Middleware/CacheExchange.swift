@@ -21,9 +21,9 @@ struct CacheExchange: Sendable {
     /// The file a download writes, whose whole body the cache may copy.
     var download: FileDownload?
     /// The largest body this call may collect: the client's limit, else ``defaultBodyLimit``.
-    var bodyLimit = Self.defaultBodyLimit
+    let bodyLimit: Int
     /// Where the call reports metrics.
-    var telemetry = Telemetry()
+    let telemetry: Telemetry
 
     var store: CacheStore { cache.store }
     var rules: CacheRules { cache.rules }

@@ -54,8 +54,7 @@ extension CacheStore {
     static func metadataSize(key: CacheKey, varySelection: VarySelection, headers: HTTPFields) -> Int {
         var size = key.method.utf8.count + key.url.utf8.count + key.partition.utf8.count + 128
         size += varySelection.canonicalKey.utf8.count * 2
-        // The value's bytes in place: `value` would make a `String` of each.
-        for field in headers { size += field.name.rawName.utf8.count + field.withUnsafeBytesOfValue(\.count) + 32 }
+        for field in headers { size += field.nameAndValueByteCount + 32 }
         return size
     }
 }

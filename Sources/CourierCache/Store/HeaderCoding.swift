@@ -12,9 +12,7 @@ enum HeaderCoding {
     /// The bytes for `fields`.
     static func encode(_ fields: HTTPFields) -> Data {
         // Sized first, then written in place: one buffer, no copy of the lines into `Data` afterwards.
-        let size = fields.reduce(0) { size, field in
-            size + field.name.rawName.utf8.count + field.withUnsafeBytesOfValue(\.count) + 2
-        }
+        let size = fields.reduce(0) { $0 + $1.nameAndValueByteCount + 2 }
         var data = Data(count: size)
         data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
             var offset = 0
@@ -56,5 +54,12 @@ enum HeaderCoding {
             fields.append(HTTPField(name: name, value: pair[1]))
         }
         return fields
+    }
+}
+
+extension HTTPField {
+    /// The bytes of the field's name and value, counted in place (`value` would make a `String`).
+    var nameAndValueByteCount: Int {
+        name.rawName.utf8.count + withUnsafeBytesOfValue(\.count)
     }
 }
