@@ -24,14 +24,14 @@ import Testing
     @Test func fillingAddsOnlyWhatIsMissing() {
         let summary = RequestSummary(method: .get, url: "https://api.example.com/users/1")
         let bare = CourierError(.transport, detail: "reset")
-        let filled = bare.filling(endpoint: "Users.Show", request: summary)
+        let filled = bare.filling(endpoint: "Users.Show", request: summary, redaction: Redaction())
         #expect(filled.endpoint == "Users.Show")
         #expect(filled.request == summary)
         #expect(bare.endpoint == nil && bare.request == nil)
 
         var named = CourierError(.transport, detail: "reset")
         named.endpoint = "Inner.Call"
-        let kept = named.filling(endpoint: "Outer.Call", request: summary)
+        let kept = named.filling(endpoint: "Outer.Call", request: summary, redaction: Redaction())
         #expect(kept.endpoint == "Inner.Call")
         #expect(kept.request == summary)
     }

@@ -58,6 +58,25 @@ extension TelemetryTests {
         }
     }
 
+    /// A redirect to another server doesn't choose the labels: they name the call's own origin, so
+    /// a server can't grow the label sets.
+    @Test func theServerLabelsAreTheCallsOriginAfterARedirect() async throws {
+        try await withServer { server in
+            let other = try await MockServer.start(host: "127.0.0.2")
+            defer { Task { try? await other.shutdown() } }
+            server.route("GET", "/users/*", respond: .status(302, headers: [MockHeader("Location", other.url("/elsewhere").absoluteString)]))
+            other.route("GET", "/elsewhere", respond: .json("{}"))
+            _ = try await client(server).send(GetUser(id: "7"))
+            #expect(other.requestCount("/elsewhere") == 1)
+            let timers = metrics.timers(label: MetricName.requestDuration)
+            #expect(!timers.isEmpty)
+            for timer in timers {
+                #expect(Self.has(timer.dimensions, "server.address", "127.0.0.1"), "\(timer.dimensions)")
+                #expect(Self.has(timer.dimensions, "server.port", String(server.port)), "\(timer.dimensions)")
+            }
+        }
+    }
+
     /// Three calls refused at once share one refresh: one `succeeded`, two `joined`.
     @Test(.timeLimit(.minutes(1))) func aSharedTokenRefreshCountsOneSuccessAndItsWaiters() async throws {
         try await withServer { server in

@@ -25,7 +25,8 @@ extension Client {
             let outcome = try await runChain(prepared)
             return try validated(outcome, prepared)
         } catch {
-            throw CourierError.from(transportError: error).filling(endpoint: prepared.context.endpoint, request: prepared.summary)
+            throw CourierError.from(transportError: error)
+                .filling(endpoint: prepared.context.endpoint, request: prepared.summary, redaction: configuration.redaction)
         }
     }
 
@@ -65,6 +66,8 @@ extension Client {
             telemetry: configuration.telemetry
         )
         context.requestBodyIsSelfContained = built.body?.isSelfContained ?? true
+        context.redaction = configuration.redaction
+        context.origin = baseURL
         let summary = RequestSummary(
             method: built.head.method, baseURL: baseURL, path: built.head.path, redaction: configuration.redaction
         )
@@ -124,16 +127,18 @@ extension Client {
         BackgroundRevalidation { [self] policy, completion in
             guard let work = backgroundWork else { return completion() }
             // A context of its own: the caller's report must not count the background attempt.
-            let background = RequestContext(
+            var background = RequestContext(
                 endpoint: context.endpoint, cachePolicy: policy, isIdempotent: context.isIdempotent, timeout: context.timeout,
                 requiresAuthentication: context.requiresAuthentication, maximumBodySize: context.maximumBodySize,
                 identity: context.identity, pathTemplate: context.pathTemplate, telemetry: context.telemetry
             )
+            background.redaction = context.redaction
+            background.origin = context.origin
             // The task runs a copy of this client without the background work: once the last copy
             // of the client is gone, the work's deinit cancels the task.
             var chain = self
             chain.backgroundWork = nil
-            work.start { [chain] in
+            work.start { [chain, background] in
                 defer { completion() }
                 _ = try? await chain.runChain(built, context: background)
             }
@@ -167,14 +172,26 @@ extension Client {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let index = firstActive(from: index)
         guard index < middlewares.count else {
+            let request = withoutSecrets(request, ifLeaving: baseURL)
             // Credentials an app's own middleware added behind the cache keep the response out of the shared partition.
-            AnonymousPartitionClaim.current?.note(request)
+            AnonymousPartitionClaim.current?.note(request, redaction: configuration.redaction)
             return try await send(request, body: body, baseURL: baseURL, operationID: operationID)
         }
         return try await middlewares[index].intercept(request, body: body, baseURL: baseURL, operationID: operationID) {
             request, body, baseURL in
             try await middleware(index + 1, request, body: body, baseURL: baseURL, operationID: operationID)
         }
+    }
+
+    /// The request without its credential and secret fields when it goes to another origin than the
+    /// call's (a redirect hop, or any hop after one that left), whichever middleware added them.
+    private func withoutSecrets(_ request: HTTPRequest, ifLeaving hopBaseURL: URL) -> HTTPRequest {
+        let leaves = RedirectMiddleware.withholdsCredentials
+            || hopBaseURL != baseURL && Origin(hopBaseURL).map { $0 != Origin(baseURL) } ?? true
+        guard leaves else { return request }
+        var request = request
+        request.headerFields = request.headerFields.filter { !configuration.redaction.isCredential(header: $0.name) }
+        return request
     }
 
     /// The index of the first middleware from `index` on with work to do for this call (see ``IdleMiddleware``).

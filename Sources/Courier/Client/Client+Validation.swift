@@ -60,7 +60,7 @@ extension Client {
                 status: head.status, responseHeaders: head.headerFields, body: response.body, underlying: error
             )
         }
-        return failure.filling(endpoint: endpoint, request: response.request)
+        return failure.filling(endpoint: endpoint, request: response.request, redaction: configuration.redaction)
     }
 }
 

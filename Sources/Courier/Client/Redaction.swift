@@ -1,23 +1,49 @@
 import Foundation
 import HTTPTypes
 
-/// Names whose values are secret: they are replaced by `REDACTED` wherever Courier prints or keeps a request.
+/// The client's secret list: header fields and query items whose values are secret.
+///
+/// One value per client (``Client/Configuration/redaction``) serves every step that describes,
+/// stores or forwards a request: logs, errors (an underlying transport error's text included),
+/// traces and metrics show `REDACTED` instead of the value; a request that carries a secret header
+/// field is cached and coalesced only for the user (or the credentials) that sent it; no secret
+/// header field goes to another origin; a cache stores a secret value only as a keyed hash.
 public struct Redaction: Sendable, Hashable {
     /// Header field names (case-insensitive).
     public var headerNames: Set<String> = [
-        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-auth-token", "x-api-key",
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-auth-token", "x-api-key", "api-key",
+        "x-goog-api-key", "x-amz-security-token", "x-csrf-token", "x-xsrf-token",
     ]
     /// Query item names (case-insensitive).
     public var queryNames: Set<String> = [
-        "token", "access_token", "refresh_token", "api_key", "apikey", "key", "password", "secret", "signature",
+        "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "key", "password", "secret",
+        "client_secret", "signature", "sig", "code", "x-amz-signature", "x-amz-security-token", "x-amz-credential",
     ]
 
-    /// The default set.
+    /// The default list.
     public init() {}
 
     /// Whether a header's value must be hidden.
     public func isSecret(header name: HTTPField.Name) -> Bool {
         headerNames.contains(name.canonicalName) || headerNames.contains(name.rawName.lowercased())
+    }
+
+    /// Whether a query item's value must be hidden (`name` as it stands in the URL, percent-encoded or not).
+    public func isSecret(queryItem name: String) -> Bool {
+        isSecretQueryName(name[...])
+    }
+
+    /// Whether a header field carries credentials: one of the list's, or `Authorization`,
+    /// `Proxy-Authorization`, `Cookie` and `X-Auth-Token`, which always do (even with an empty list).
+    package func isCredential(header name: HTTPField.Name) -> Bool {
+        Self.credentialFields.contains(name) || isSecret(header: name)
+    }
+
+    private static let credentialFields: [HTTPField.Name] = [.authorization, .proxyAuthorization, .cookie, .xAuthToken]
+
+    /// The credential fields of `fields` (see ``isCredential(header:)``), in order, as `name: value` lines.
+    package func credentialValues(in fields: HTTPFields) -> [String] {
+        fields.lazy.filter { isCredential(header: $0.name) }.map { $0.name.canonicalName + ": " + $0.value }
     }
 
     /// The fields with secret values replaced.
@@ -34,8 +60,7 @@ public struct Redaction: Sendable, Hashable {
         // Looked for in UTF-8: a `Character` scan of every call's URL costs more than the rest.
         guard !queryNames.isEmpty, let questionMark = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return url }
         let query = url[url.index(after: questionMark)...]
-        // Fast path (every call builds its summary): no item is named like a secret, nothing to
-        // rewrite, and nothing allocated to find that out.
+        // Most URLs carry no secret: nothing is allocated to find that out, nothing rebuilt.
         var rest = query[...]
         var hasSecret = false
         while !rest.isEmpty, !hasSecret {
@@ -51,9 +76,50 @@ public struct Redaction: Sendable, Hashable {
         return url[..<questionMark] + "?" + items.joined(separator: "&")
     }
 
+    /// Free text (an underlying error's description) with every http or https URL in it redacted.
+    ///
+    /// A URL runs to the next white space, quote, bracket or brace, so a secret value is hidden
+    /// whole even when a comma or a semicolon follows it.
+    public func redact(text: String) -> String {
+        guard text.contains("http") else { return text }
+        var result = ""
+        var rest = text[...]
+        while let start = Self.nextURL(in: rest) {
+            result += rest[..<start]
+            let end = rest[start...].firstIndex { Self.endsURL($0) } ?? rest.endIndex
+            result += redact(url: String(rest[start..<end]))
+            rest = rest[end...]
+        }
+        return result + rest
+    }
+
+    private static func nextURL(in text: Substring) -> Substring.Index? {
+        let http = text.range(of: "http://", options: .caseInsensitive)?.lowerBound
+        let https = text.range(of: "https://", options: .caseInsensitive)?.lowerBound
+        switch (http, https) {
+        case (let a?, let b?): return min(a, b)
+        case (let a?, nil): return a
+        case (nil, let b?): return b
+        case (nil, nil): return nil
+        }
+    }
+
+    private static func endsURL(_ character: Character) -> Bool {
+        character.isWhitespace || "\"'<>(){}[]".contains(character)
+    }
+
     private func isSecretQueryName(_ name: Substring) -> Bool {
         // Percent-decoding (Foundation, slow) only for names that are encoded.
         let decoded = name.contains("%") ? String(name).removingPercentEncoding ?? String(name) : String(name)
         return queryNames.contains(decoded.lowercased())
+    }
+
+    /// Both lists together: what either one hides, the result hides.
+    public func merging(_ other: Redaction) -> Redaction {
+        guard other != self else { return self }
+        var merged = self
+        merged.headerNames.formUnion(other.headerNames)
+        merged.queryNames.formUnion(other.queryNames)
+        return merged
     }
 }

@@ -31,6 +31,19 @@ public struct RequestContext: Sendable {
     /// Runs the call again later, outside the caller's wait: the cache uses it to revalidate a
     /// stale response in the background. Nil where the client offers no background work.
     package var background: BackgroundRevalidation?
+    /// The client's secret list (see ``Client/Configuration/redaction``), for every step that
+    /// describes, stores or forwards the request.
+    package var redaction = Redaction()
+    /// The client's base URL: the call's origin, whatever server a redirect hop goes to (metrics
+    /// and spans are labelled by it, so a server can't grow their label sets).
+    package var origin: URL?
+    /// Whether the request in hand is a redirect hop to another origin than the call's (another
+    /// scheme, host or port, or https to http), or a hop after one.
+    ///
+    /// Such a hop carries no credential or secret header field (see ``Redaction``): a ``Client``
+    /// removes them right before the transport, whichever middleware added them. A middleware that
+    /// adds secrets of its own can check this to leave them out itself.
+    public var isCrossOriginHop: Bool { RedirectMiddleware.withholdsCredentials }
     /// Whether the call is a transfer (``Client/download(_:to:resumingFrom:cachePolicy:progress:)``, ``Client/bytes(for:)``):
     /// its body is not gathered, so a transport hands the head over at once, and ``timeout`` is an
     /// idle timeout (no bytes either way for that long), not a deadline for the whole response.

@@ -31,11 +31,9 @@ package final class AnonymousPartitionClaim: Sendable {
         outer?.markCredentialed()
     }
 
-    /// The header fields that carry a user's credentials, whoever adds them.
-    package static let credentialFields: [HTTPField.Name] = [.authorization, .proxyAuthorization, .xAuthToken, .cookie]
-
-    /// Records that the request left with credentials if `request` carries any of ``credentialFields``.
-    package func note(_ request: HTTPRequest) {
-        if Self.credentialFields.contains(where: { request.headerFields[$0] != nil }) { markCredentialed() }
+    /// Records that the request left with credentials if `request` carries a credential field or
+    /// any field of the secret list (see ``Redaction/isCredential(header:)``).
+    package func note(_ request: HTTPRequest, redaction: Redaction) {
+        if request.headerFields.contains(where: { redaction.isCredential(header: $0.name) }) { markCredentialed() }
     }
 }

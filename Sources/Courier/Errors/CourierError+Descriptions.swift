@@ -22,10 +22,25 @@ extension CourierError: CustomStringConvertible {
         if let endpoint { parts.append("endpoint=\(endpoint)") }
         if let request { parts.append("request=\(request)") }
         if let status { parts.append("status=\(status.code)") }
-        parts.append("detail=\(detail)")
+        parts.append("detail=\(redaction.redact(text: detail))")
         if let serverMessage { parts.append("serverMessage=\(serverMessage)") }
         if let bodySnippet, !bodySnippet.isEmpty { parts.append("body=\(bodySnippet.prefix(200))") }
-        if let underlying { parts.append("underlying=\(underlying)") }
+        if let underlying { parts.append("underlying=\(redaction.redact(text: String(describing: underlying)))") }
         return parts.joined(separator: " ")
+    }
+}
+
+extension CourierError: CustomReflectable {
+    /// The evidence as ``description`` shows it: `dump` and debuggers never see a secret.
+    public var customMirror: Mirror {
+        var children: [(label: String?, value: Any)] = [("kind", kind), ("detail", redaction.redact(text: detail))]
+        if let endpoint { children.append(("endpoint", endpoint)) }
+        if let request { children.append(("request", request)) }
+        if let status { children.append(("status", status.code)) }
+        if let responseHeaders { children.append(("responseHeaders", redaction.redact(responseHeaders))) }
+        if let serverMessage { children.append(("serverMessage", serverMessage)) }
+        if let bodySnippet { children.append(("bodySnippet", bodySnippet)) }
+        if let underlying { children.append(("underlying", redaction.redact(text: String(describing: underlying)))) }
+        return Mirror(self, children: children, displayStyle: .struct)
     }
 }

@@ -133,23 +133,66 @@ public struct CourierError: Error, Sendable {
         var bodySnippet: String?
         var underlying: (any Error)?
         var resumableDownload: ResumableDownload?
+        /// The secret list the evidence went through; the description applies it (or the default) again.
+        var redaction: Redaction?
     }
+
+    /// The secret list ``description`` hides values with: the client's, once the error left a call.
+    var redaction: Redaction { fields.redaction ?? Redaction() }
 
     private final class Box: Sendable {
         let fields: Fields
         init(_ fields: Fields) { self.fields = fields }
     }
 
-    /// This error with the call's endpoint and request where it has none, in one new box (setting
-    /// the two properties one by one would copy the evidence twice).
-    func filling(endpoint: String, request: RequestSummary) -> CourierError {
-        guard fields.endpoint == nil || fields.request == nil else { return self }
-        var filled = self
+    /// This error with the call's endpoint and request where it has none, and its evidence passed
+    /// through the client's secret list (see ``redacted(with:)``), in one new box: on the failure path only.
+    func filling(endpoint: String, request: RequestSummary, redaction: Redaction) -> CourierError {
         var copy = fields
         copy.endpoint = copy.endpoint ?? endpoint
         copy.request = copy.request ?? request
-        filled.box = Box(copy)
-        return filled
+        return CourierError(box: Box(copy)).redacted(with: redaction)
+    }
+
+    private init(box: Box) { self.box = box }
+
+    /// This error with its evidence passed through a secret list: response header fields, the
+    /// detail and the underlying error (the URLs inside it included).
+    package func redacted(with redaction: Redaction) -> CourierError {
+        var copy = fields
+        copy.responseHeaders = copy.responseHeaders.map(redaction.redact)
+        copy.detail = redaction.redact(text: copy.detail)
+        copy.underlying = copy.underlying.map { Self.redacting($0, with: redaction) }
+        copy.redaction = redaction
+        return CourierError(box: Box(copy))
+    }
+
+    /// An underlying error with its URLs redacted: a `URLError` (an `NSError` on Apple platforms)
+    /// is rebuilt with the URLs and texts of its user info redacted, nested errors too.
+    private static func redacting(_ error: any Error, with redaction: Redaction) -> any Error {
+        if let error = error as? CourierError { return error.redacted(with: redaction) }
+        if let error = error as? URLError {
+            return URLError(error.code, userInfo: redacting(error.userInfo, with: redaction))
+        }
+        #if canImport(Darwin)
+        // Only Foundation's and CFNetwork's own errors: any other is an app's type, kept as it is.
+        let nsError = error as NSError
+        guard nsError.domain == NSURLErrorDomain || nsError.domain == "kCFErrorDomainCFNetwork", !nsError.userInfo.isEmpty else { return error }
+        return NSError(domain: nsError.domain, code: nsError.code, userInfo: redacting(nsError.userInfo, with: redaction))
+        #else
+        return error
+        #endif
+    }
+
+    private static func redacting(_ userInfo: [String: Any], with redaction: Redaction) -> [String: Any] {
+        userInfo.mapValues { value -> Any in
+            switch value {
+            case let url as URL: URL(string: redaction.redact(url: url.absoluteString)) ?? redaction.redact(url: url.absoluteString)
+            case let text as String: redaction.redact(text: text)
+            case let nested as any Error: redacting(nested, with: redaction)
+            default: value
+            }
+        }
     }
 
     /// How many bytes of a body an error keeps as evidence.

@@ -73,8 +73,8 @@ public struct CoalescingMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         do {
-            // Who the call is for unknown: credentials added down the chain make the answer private.
-            let claim = key.identity == .unknown ? AnonymousPartitionClaim() : nil
+            // Not a known user's call: credentials or secrets added down the chain make the answer private.
+            let claim: AnonymousPartitionClaim? = if case .user = key.identity { nil } else { AnonymousPartitionClaim() }
             let (head, responseBody) = if let claim {
                 try await AnonymousPartitionClaim.$current.withValue(claim) { try await next(request, body, baseURL) }
             } else {

@@ -7,7 +7,9 @@ import OpenAPIRuntime
 /// Credentials travel in header fields, never in the URL, and only to the origin the call started
 /// at: a redirect to another origin carries none (see ``RedirectMiddleware``). A ``Client`` reads
 /// the user's identity from this middleware's provider before the chain runs, so the cache keeps
-/// each user's responses apart whatever the order of the middlewares.
+/// each user's responses apart whatever the order of the middlewares. Each attempt (a retry, a
+/// replay after a token refresh, a background revalidation) sends the credentials of that same
+/// user: when another user signed in meanwhile, or nobody is, the attempt fails as cancelled.
 public struct CredentialsMiddleware: ClientMiddleware {
     /// Where the credentials come from.
     public let provider: any CredentialProvider
@@ -25,11 +27,17 @@ public struct CredentialsMiddleware: ClientMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard RequestContext.current?.requiresAuthentication ?? true, !RedirectMiddleware.withholdsCredentials,
-              let credentials = await provider.currentCredentials()
-        else {
+        let context = RequestContext.current
+        guard context?.requiresAuthentication ?? true, !RedirectMiddleware.withholdsCredentials else {
             return try await next(request, body, baseURL)
         }
+        let credentials = await provider.currentCredentials()
+        // The call (and the cache partition its answer goes to) is for the user it started with:
+        // after a switch of account, an attempt must not send another user's credentials under it.
+        if case .user(let identity)? = context?.identity, credentials?.identity != identity {
+            throw CourierError(.cancelled, detail: "The signed-in user changed during the call")
+        }
+        guard let credentials else { return try await next(request, body, baseURL) }
         AnonymousPartitionClaim.current?.markCredentialed()
         return try await next(request.adding(credentials), body, baseURL)
     }

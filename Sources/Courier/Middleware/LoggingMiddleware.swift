@@ -7,11 +7,12 @@ import OpenAPIRuntime
 ///
 /// Silent unless you add it with a logger. Messages are static; the details go in metadata
 /// (`courier.endpoint`, `courier.method`, `courier.url`, `courier.status`, `courier.duration_ms`…),
-/// and header fields and query items named in the ``Redaction`` never show their values.
+/// and header fields and query items named in the ``Redaction`` never show their values: this
+/// middleware's own list and, inside a ``Client``, the client's.
 public struct LoggingMiddleware: ClientMiddleware {
     /// Where the lines go.
     public var logger: Logger
-    /// Which header fields and query items are hidden.
+    /// Which header fields and query items are hidden, besides those of the client's list.
     public var redaction: Redaction
     /// Whether bodies are logged (up to ``bodyLimit`` bytes); off by default, bodies may hold personal data.
     public var logsBodies: Bool
@@ -35,13 +36,14 @@ public struct LoggingMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard logger.logLevel <= .debug else { return try await next(request, body, baseURL) }
+        let redaction = RequestContext.current.map { self.redaction.merging($0.redaction) } ?? self.redaction
         var metadata: Logger.Metadata = [
             "courier.endpoint": "\(operationID)",
             "courier.method": "\(request.method.rawValue)",
             "courier.url": "\(redaction.redact(url: baseURL.absoluteString(appendingRequestPath: request.path)))",
         ]
         var requestMetadata = metadata
-        requestMetadata["courier.headers"] = "\(describe(request.headerFields))"
+        requestMetadata["courier.headers"] = "\(describe(request.headerFields, redaction))"
         if logsBodies, let body, case .known(let length) = body.length, length <= bodyLimit,
             let data = try? await Data(collecting: body, upTo: bodyLimit)
         {
@@ -54,7 +56,7 @@ public struct LoggingMiddleware: ClientMiddleware {
             var responseBody = received
             metadata["courier.status"] = "\(response.status.code)"
             metadata["courier.duration_ms"] = "\(milliseconds(ContinuousClock.now - started))"
-            metadata["courier.headers"] = "\(describe(response.headerFields))"
+            metadata["courier.headers"] = "\(describe(response.headerFields, redaction))"
             // Only a body announced within the limit is read (and handed on as bytes: a stream can
             // be read once); any other streams past untouched.
             if logsBodies, let body = responseBody, case .known(let length) = body.length, length <= bodyLimit {
@@ -72,7 +74,7 @@ public struct LoggingMiddleware: ClientMiddleware {
         }
     }
 
-    private func describe(_ fields: HTTPFields) -> String {
+    private func describe(_ fields: HTTPFields, _ redaction: Redaction) -> String {
         redaction.redact(fields).map { "\($0.name): \($0.value)" }.joined(separator: "; ")
     }
 }

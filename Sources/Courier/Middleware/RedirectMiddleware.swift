@@ -48,11 +48,11 @@ public struct RedirectMiddleware: ClientMiddleware {
         while Self.isRedirect(response.status) {
             visited.insert(hop.identity)
             guard visited.count <= maximumRedirects else {
-                throw Self.failure("More than \(maximumRedirects) redirects", at: hop)
+                throw failure("More than \(maximumRedirects) redirects", at: hop)
             }
             let current = try nextHop(after: hop, response: response, from: start)
             if visited.contains(current.identity) {
-                throw Self.failure("Redirect loop back to \(current.url.absoluteString)", at: hop)
+                throw failure("Redirect loop back to \(current.url.absoluteString)", at: hop)
             }
             (response, responseBody) = try await Self.$withholdsCredentials.withValue(current.withholdsCredentials) {
                 try await next(current.request, current.body, current.baseURL)
@@ -73,12 +73,12 @@ public struct RedirectMiddleware: ClientMiddleware {
     /// The request the redirect `response` asks for.
     private func nextHop(after current: Hop, response: HTTPResponse, from start: Origin) throws -> Hop {
         guard let location = response.headerFields[.location], !location.isEmpty else {
-            throw Self.failure("A \(response.status.code) redirect without a Location", at: current)
+            throw failure("A \(response.status.code) redirect without a Location", at: current)
         }
         guard let target = URL(string: location, relativeTo: current.url)?.absoluteURL,
               let origin = Origin(target)
         else {
-            throw Self.failure("A redirect to '\(location)', which is not an http or https URL", at: current)
+            throw failure("A redirect to '\(redaction.redact(url: location))', which is not an http or https URL", at: current)
         }
         var request = current.request
         var body = current.body
@@ -88,12 +88,12 @@ public struct RedirectMiddleware: ClientMiddleware {
             body = nil
             for name in Self.contentFields { request.headerFields[values: name] = [] }
         } else if body?.iterationBehavior == .single {
-            throw Self.failure("A \(code) redirect needs the request body again, which could be sent only once", at: current)
+            throw failure("A \(code) redirect needs the request body again, which could be sent only once", at: current)
         }
         let leaves = origin != start || (current.url.scheme == "https" && origin.scheme == "http")
         let withholds = current.withholdsCredentials || leaves
         if withholds {
-            request.headerFields = request.headerFields.filter { !isCredential($0.name) }
+            request.headerFields = request.headerFields.filter { !redaction.isCredential(header: $0.name) }
         }
         var components = URLComponents(url: target, resolvingAgainstBaseURL: false)
         components?.fragment = nil
@@ -104,18 +104,14 @@ public struct RedirectMiddleware: ClientMiddleware {
         return Hop(request: request, body: body, baseURL: origin.url, withholdsCredentials: withholds)
     }
 
-    private func isCredential(_ name: HTTPField.Name) -> Bool {
-        name == .authorization || name == .proxyAuthorization || name == .cookie || redaction.isSecret(header: name)
-    }
-
     private static let contentFields: [HTTPField.Name] = [
         .contentType, .contentLength, .contentEncoding, .contentLanguage, .contentLocation, .transferEncoding,
     ]
 
-    private static func failure(_ detail: String, at hop: Hop) -> CourierError {
+    private func failure(_ detail: String, at hop: Hop) -> CourierError {
         var error = CourierError(.redirect, detail: detail)
-        error.request = RequestSummary(method: hop.request.method, url: Redaction().redact(url: hop.url.absoluteString))
-        return error
+        error.request = RequestSummary(method: hop.request.method, url: redaction.redact(url: hop.url.absoluteString))
+        return error.redacted(with: redaction)
     }
 
     /// One request of a redirect chain, with where it goes.

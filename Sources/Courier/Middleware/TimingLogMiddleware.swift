@@ -10,7 +10,8 @@ import OpenAPIRuntime
 public struct TimingLogMiddleware: ClientMiddleware {
     private let file: TimingLogFile
 
-    /// Creates the middleware writing to `fileURL` (created if missing, appended to otherwise).
+    /// Creates the middleware writing to `fileURL` (created if missing, readable by the user only;
+    /// appended to otherwise).
     /// - Throws: When the file cannot be created or opened.
     public init(fileURL: URL) throws {
         file = try TimingLogFile(url: fileURL)
@@ -51,10 +52,8 @@ final class TimingLogFile: Sendable {
     private let handle: Locked<FileHandle>
 
     init(url: URL) throws {
-        if !FileManager.default.fileExists(atPath: url.path) {
-            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-                throw CourierError(.invalidRequest, detail: "Cannot create the timing log at \(url.path)")
-            }
+        guard PrivateFile.create(at: url) else {
+            throw CourierError(.file, detail: "Cannot create the timing log at \(url.path)")
         }
         let handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()

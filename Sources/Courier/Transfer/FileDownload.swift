@@ -43,7 +43,8 @@ package final class FileDownload: Sendable {
             state = Locked(State(offset: size, validator: resume.validator, total: resume.totalBytes))
         } else {
             partial = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).download")
-            guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
+            // Private while it arrives; an app's download is its to back up.
+            guard PrivateFile.create(at: partial, excludedFromBackup: false) else {
                 throw CourierError(.file, detail: "Cannot create a file in \(folder.path)")
             }
             state = Locked(State(offset: 0))

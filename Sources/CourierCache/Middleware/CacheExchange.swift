@@ -10,6 +10,8 @@ struct CacheExchange: Sendable {
 
     let cache: HTTPCache
     let request: HTTPRequest
+    /// The cache's rules, keeping secret values as the store's keyed hashes.
+    let rules: CacheRules
     let key: CacheKey
     let report: RequestContext.Report?
     /// Runs the call again after the caller has its answer; nil outside a `Client`.
@@ -26,7 +28,6 @@ struct CacheExchange: Sendable {
     let telemetry: Telemetry
 
     var store: CacheStore { cache.store }
-    var rules: CacheRules { cache.rules }
 
     // MARK: policies
 

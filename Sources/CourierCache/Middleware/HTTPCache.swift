@@ -38,6 +38,10 @@ public struct HTTPCache: CachingMiddleware {
     public var defaultPolicy: CachePolicy
     /// Tells who is signed in where the call's context can't (generated clients).
     public var credentials: (any CredentialProvider)?
+    /// The secret list for requests without a Courier request context (generated clients); a
+    /// `Client`'s calls use the client's. A request that carries one of its header fields is kept
+    /// in a partition of its own, and the values `Vary` selects from them are stored as keyed hashes.
+    public var redaction = Redaction()
     private let now: @Sendable () -> Date
     let coordination = CacheCoordination()
 
@@ -79,9 +83,11 @@ public struct HTTPCache: CachingMiddleware {
         guard let url = CacheKey.normalizedURL(string: baseURL.absoluteString(appendingRequestPath: request.path ?? "/")) else {
             return try await next(request, body, baseURL)
         }
-        let partition = await partition(of: request, context)
+        var rules = self.rules
+        rules.secrets = SecretValues(hmac: store.secrets, redaction: context?.redaction ?? redaction)
+        let partition = await partition(of: request, context, secrets: rules.secrets)
         let exchange = CacheExchange(
-            cache: self, request: request, key: CacheKey(method: "GET", normalizedURL: url, partition: partition.name),
+            cache: self, request: request, rules: rules, key: CacheKey(method: "GET", normalizedURL: url, partition: partition.name),
             report: context?.report, background: context?.background, claim: partition.claim,
             isTransfer: context?.isTransfer ?? false, download: context?.download,
             bodyLimit: context?.maximumBodySize ?? CacheExchange.defaultBodyLimit, telemetry: context?.telemetry ?? Telemetry()
@@ -124,19 +130,19 @@ public struct HTTPCache: CachingMiddleware {
         var claim: AnonymousPartitionClaim?
     }
 
-    /// The partition of a request: the user's identity; else a digest of the credentials the request
-    /// carries itself; else the anonymous partition `""`, claimed when nobody could say who is signed in.
-    private func partition(of request: HTTPRequest, _ context: RequestContext?) async -> Partition {
+    /// The partition of a request: the user's identity; else a keyed hash of the credential and
+    /// secret fields the request carries itself; else the anonymous partition `""`, claimed so that
+    /// such fields added further down the chain keep the response out of it.
+    private func partition(of request: HTTPRequest, _ context: RequestContext?, secrets: SecretValues?) async -> Partition {
         var identity = context?.identity ?? .unknown
         if identity == .unknown, let credentials {
             identity = context?.requiresAuthentication == false ? .anonymous : await CallIdentity.of(credentials)
         }
         if case .user(let user) = identity { return Partition(name: "id:" + user) }
-        let secrets = AnonymousPartitionClaim.credentialFields.flatMap { request.headerFields[values: $0] }
-        if !secrets.isEmpty { return Partition(name: "h:" + fnv1a(secrets.joined(separator: "\n"))) }
+        if let own = secrets?.partition(of: request.headerFields) { return Partition(name: own) }
         // Behind a `CoalescingMiddleware` that filed the call as anonymous too, its claim is this one:
         // whatever marks it after this point marks both.
-        return Partition(name: "", claim: identity == .unknown ? AnonymousPartitionClaim.current ?? AnonymousPartitionClaim() : nil)
+        return Partition(name: "", claim: AnonymousPartitionClaim.current ?? AnonymousPartitionClaim())
     }
 
     var clock: Date { now() }

@@ -47,11 +47,11 @@ extension CacheRules {
 
     /// The vary selection to store with `response`; `nil` when it varies on `*` (never matchable).
     package func varySelection(response: HTTPResponse, request: HTTPRequest) -> VarySelection? {
-        VarySelection(response: response, request: request)
+        VarySelection(response: response, request: request, secrets: secrets)
     }
 
     /// Whether `request` carries the header values captured in `selection`.
     package func varyMatches(_ selection: VarySelection, request: HTTPRequest) -> Bool {
-        selection.matches(request)
+        selection.matches(request, secrets: secrets)
     }
 }

@@ -10,6 +10,9 @@ public struct CacheRules: Sendable, Hashable {
     public var heuristicFraction: Double
     /// The upper bound of a heuristic freshness lifetime, in seconds; 24 hours by default.
     public var maximumHeuristicLifetime: TimeInterval
+    /// How the values of credential fields selected by `Vary` are kept: set per call by `HTTPCache`
+    /// (the store's key, the client's secret list); nil compares and keeps values as they are.
+    package var secrets: SecretValues?
 
     /// Creates rules with the given heuristic-freshness settings.
     public init(heuristicFraction: Double = 0.1, maximumHeuristicLifetime: TimeInterval = 86_400) {

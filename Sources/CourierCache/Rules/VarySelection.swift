@@ -27,16 +27,17 @@ package struct VarySelection: Sendable, Hashable, Codable {
         self.values = filtered
     }
 
-    /// Captures the values of `request` for the names in the `Vary` header of `response`.
+    /// Captures the values of `request` for the names in the `Vary` header of `response`; the
+    /// values of credential fields as `secrets` keeps them (keyed hashes), when given.
     ///
     /// Returns `nil` when the response varies on `*` or on a malformed field name: such a
     /// response can never be matched and must not be stored.
-    package init?(response: HTTPResponse, request: HTTPRequest) {
+    package init?(response: HTTPResponse, request: HTTPRequest, secrets: SecretValues? = nil) {
         guard let names = Self.varyNames(of: response.headerFields) else { return nil }
         var values: [String: String] = [:]
         for name in names {
             guard let fieldName = HTTPField.Name(name) else { return nil }
-            if let value = Self.normalizedValue(of: fieldName, in: request.headerFields) {
+            if let value = Self.normalizedValue(of: fieldName, in: request.headerFields, secrets: secrets) {
                 values[name] = value
             }
         }
@@ -44,10 +45,10 @@ package struct VarySelection: Sendable, Hashable, Codable {
     }
 
     /// Whether `request` carries the same (normalised) values as the request this selection captured.
-    package func matches(_ request: HTTPRequest) -> Bool {
+    package func matches(_ request: HTTPRequest, secrets: SecretValues? = nil) -> Bool {
         for name in names {
             guard let fieldName = HTTPField.Name(name) else { return false }
-            if Self.normalizedValue(of: fieldName, in: request.headerFields) != values[name] { return false }
+            if Self.normalizedValue(of: fieldName, in: request.headerFields, secrets: secrets) != values[name] { return false }
         }
         return true
     }
@@ -68,8 +69,14 @@ package struct VarySelection: Sendable, Hashable, Codable {
         return names.sorted()
     }
 
-    /// The combined, whitespace-normalised value of every `name` line in `fields`; `nil` when absent.
-    static func normalizedValue(of name: HTTPField.Name, in fields: HTTPFields) -> String? {
+    /// The combined, whitespace-normalised value of every `name` line in `fields` (as `secrets`
+    /// keeps it); `nil` when absent.
+    static func normalizedValue(of name: HTTPField.Name, in fields: HTTPFields, secrets: SecretValues?) -> String? {
+        guard let value = normalizedValue(of: name, in: fields) else { return nil }
+        return secrets?.kept(value, of: name) ?? value
+    }
+
+    private static func normalizedValue(of name: HTTPField.Name, in fields: HTTPFields) -> String? {
         let lines = fields[values: name]
         guard !lines.isEmpty else { return nil }
         var elements = FieldList.elements(lines).map(collapseWhitespace)

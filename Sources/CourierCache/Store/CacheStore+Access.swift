@@ -23,7 +23,7 @@ extension CacheStore {
     /// without the cache: it is logged with the file's path and counted in ``statistics()``; when
     /// the file itself is damaged (overwritten, truncated, deleted), it is moved aside and a fresh
     /// database takes its place, so later calls cache again.
-    private func access<T>(_ operation: String, _ work: (any DatabaseWriter) async throws -> T) async throws -> T {
+    func access<T>(_ operation: String, _ work: (any DatabaseWriter) async throws -> T) async throws -> T {
         let open = try currentDatabase()
         do {
             return try await work(open.writer)
@@ -83,12 +83,13 @@ extension CacheStore {
             do {
                 let aside = try Self.moveAside(fileURL)
                 current = try Self.open(fileURL: fileURL, logger: logger)
+                Self.deleteAside(aside)
                 hot.invalidate()
                 storedKeys.reset()
                 counters.add(recoveries: 1)
                 logger.warning(
-                    "Cache database was damaged while in use; moved aside and recreated",
-                    metadata: ["path": "\(fileURL.path)", "aside": "\(aside.path)"])
+                    "Cache database was damaged while in use; deleted and recreated",
+                    metadata: ["path": "\(fileURL.path)"])
             } catch {
                 logger.error(
                     "Cache database could not be recreated; the cache is off until the app restarts",
@@ -111,4 +112,15 @@ extension CacheStore {
     private static func isCancellation(_ error: any Error) -> Bool {
         error is CancellationError || (error as? DatabaseError)?.resultCode == .SQLITE_INTERRUPT
     }
+}
+
+extension CacheStore {
+    /// The keyed hash of secret request values under the current file's key; a store without a
+    /// database (which stores nothing) hashes under a key of this run.
+    var secrets: HMAC { database.current?.secrets ?? Self.ephemeralSecrets }
+
+    private static let ephemeralSecrets: HMAC = {
+        var generator = SystemRandomNumberGenerator()
+        return HMAC(key: (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }()
 }

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 import GRDB
 import Logging
@@ -23,6 +24,9 @@ extension CacheStore {
             // A large body (a download) passes through the WAL; once checkpointed, the WAL shrinks
             // back to 16 MiB instead of keeping that size on disk for good.
             try db.execute(sql: "PRAGMA journal_size_limit = 16777216")
+            // Deleted rows are overwritten, not left in free pages: a signed-out user's responses
+            // are gone from the file, not only from its index.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         return configuration
     }
@@ -31,14 +35,16 @@ extension CacheStore {
     /// when those can't be opened, lookups read through the pool and a warning is logged.
     static func open(fileURL: URL, logger: Logger) throws -> OpenDatabase {
         let pool = try openRecovering(fileURL: fileURL, logger: logger)
+        let reader: StoreReader
         do {
-            return OpenDatabase(writer: pool, reader: try StoreReader(path: fileURL.path))
+            reader = try StoreReader(path: fileURL.path)
         } catch {
             logger.warning(
                 "Cache read connection can't be opened; lookups read through the pool",
                 metadata: ["path": "\(fileURL.path)", "error": "\(error)"])
-            return OpenDatabase(writer: pool, reader: nil)
+            return try OpenDatabase(writer: pool, reader: nil)
         }
+        return try OpenDatabase(writer: pool, reader: reader)
     }
 
     /// Opens the pool, moving a corrupt file aside and retrying once.
@@ -49,18 +55,34 @@ extension CacheStore {
             return try openPool(fileURL: fileURL)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
             let aside = try moveAside(fileURL)
+            let pool = try openPool(fileURL: fileURL)
+            deleteAside(aside)
             logger.warning(
-                "Cache database corrupt; moved aside and recreated",
-                metadata: ["path": "\(fileURL.path)", "aside": "\(aside.path)", "error": "\(error.resultCode)"])
-            return try openPool(fileURL: fileURL)
+                "Cache database corrupt; deleted and recreated",
+                metadata: ["path": "\(fileURL.path)", "error": "\(error.resultCode)"])
+            return pool
         }
     }
 
     private static func openPool(fileURL: URL) throws -> DatabasePool {
+        // Created private before SQLite opens it: SQLite gives the `-wal` and `-shm` files the
+        // database's permissions. A file from before is made private too.
+        _ = PrivateFile.create(at: fileURL)
         // DatabasePool always runs in WAL mode (setting journal_mode inside a transaction would be ignored).
         let pool = try DatabasePool(path: fileURL.path, configuration: configuration())
         try migrator.migrate(pool)
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: fileURL.path + suffix) {
+            PrivateFile.protect(URL(fileURLWithPath: fileURL.path + suffix))
+        }
         return pool
+    }
+
+    /// Deletes a damaged database moved aside, with its journals, once a fresh one is open: its
+    /// bytes may hold a user's data, and nothing can read them any more.
+    static func deleteAside(_ aside: URL) {
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: aside.path + suffix)
+        }
     }
 
     /// Moves the database and its `-wal` / `-shm` files to `<name>.corrupt-<ms>`; returns the new database URL.

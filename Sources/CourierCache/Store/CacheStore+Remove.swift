@@ -42,16 +42,36 @@ extension CacheStore {
         try await delete("DELETE FROM entry WHERE url = ?", [CacheKey.normalizedURL(url)])
     }
 
-    /// Removes everything stored for one user (e.g. on logout); returns how many variants.
+    /// Removes everything stored for one user (e.g. on logout); returns how many variants. The
+    /// bytes leave the file too: SQLite overwrites what it deletes (`secure_delete`), and the
+    /// write-ahead log, which still holds the old pages, is checkpointed and emptied.
     @discardableResult
     package func removeAll(partition: String) async throws -> Int {
-        try await delete("DELETE FROM entry WHERE partitionKey = ?", [partition])
+        let removed = try await delete("DELETE FROM entry WHERE partitionKey = ?", [partition])
+        try? await emptyLog()
+        return removed
     }
 
-    /// Removes every variant of every user; returns how many.
+    /// Removes every variant of every user; returns how many. The bytes leave the file too (see
+    /// ``removeAll(partition:)``).
     @discardableResult
     public func clear() async throws -> Int {
-        try await delete("DELETE FROM entry", [])
+        let removed = try await delete("DELETE FROM entry", [])
+        try? await emptyLog()
+        return removed
+    }
+
+    /// Copies the write-ahead log into the database and truncates it to nothing; a failure (a reader
+    /// in another process holding the log) is logged and counted like any other.
+    private func emptyLog() async throws {
+        try await access("checkpoint") { writer in
+            try await writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+        }
+    }
+
+    /// ``emptyLog()`` where no call can wait (closing): best effort.
+    static func checkpoint(_ writer: any DatabaseWriter) {
+        try? writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
     }
 
     /// Runs a delete after everything pending is written, so a removal always follows the stores before it.

@@ -1,3 +1,5 @@
+import Courier
+import Foundation
 import GRDB
 
 extension CacheStore {
@@ -57,6 +59,21 @@ extension CacheStore {
                 END;
                 """)
         }
+        // The random key under which secret request values are hashed (see `SecretValues`).
+        migrator.registerMigration("v3-secret-key") { db in
+            try db.execute(sql: "CREATE TABLE secretKey (id INTEGER PRIMARY KEY CHECK (id = 1), key BLOB NOT NULL)")
+        }
         return migrator
     }()
+
+    /// The file's key for secret values, made (32 random bytes) the first time the file is opened:
+    /// equal values hash alike across launches and processes, and nothing in the file is the value itself.
+    static func secretKey(in writer: any DatabaseWriter) throws -> [UInt8] {
+        try writer.write { db in
+            var generator = SystemRandomNumberGenerator()
+            let fresh = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+            try db.execute(sql: "INSERT OR IGNORE INTO secretKey (id, key) VALUES (1, ?)", arguments: [fresh])
+            return Array(try Data.fetchOne(db, sql: "SELECT key FROM secretKey WHERE id = 1") ?? fresh)
+        }
+    }
 }

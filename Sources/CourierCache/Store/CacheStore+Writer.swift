@@ -56,7 +56,8 @@ extension CacheStore {
         }
     }
 
-    /// Writes everything pending, then closes the file; later calls fail with ``CacheStoreError/unavailable``.
+    /// Writes everything pending, then closes the file (its write-ahead log checkpointed and
+    /// emptied); later calls fail with ``CacheStoreError/unavailable``.
     ///
     /// A store that is simply released writes what is pending first too; `close()` says when.
     public func close() async {
@@ -66,6 +67,7 @@ extension CacheStore {
             return current
         }
         closed?.reader?.close()
+        if let writer = closed?.writer { Self.checkpoint(writer) }
         try? (closed?.writer as? DatabasePool)?.close()
         OpenStores.shared.remove(self)
     }

@@ -1,3 +1,5 @@
+import Courier
+
 /// A request body's length and (when `hashes`) SHA-256, updated chunk by chunk as the body arrives.
 struct BodyDigest: Sendable {
     private var hasher = SHA256()

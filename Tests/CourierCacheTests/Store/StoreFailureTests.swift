@@ -43,7 +43,8 @@ import Testing
             #expect(statistics.failures >= 1)
             #expect(statistics.recoveries == 1)
             #expect(logs.messages.contains { $0.contains("Cache store operation failed") && $0.contains(file.path) })
-            #expect(logs.messages.contains { $0.contains("moved aside and recreated") })
+            #expect(logs.messages.contains { $0.contains("deleted and recreated") })
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.contains(".corrupt-") })
 
             try await StoreFixtures.put(store, StoreFixtures.key("c"), body: Data("c".utf8))
             #expect(try await store.variants(for: StoreFixtures.key("c")).count == 1)

@@ -1,9 +1,10 @@
-/// SHA-256 (FIPS 180-4), fed in pieces: what the mock server needs to fingerprint a body it doesn't keep.
+/// SHA-256 (FIPS 180-4), fed in pieces: the cache's keyed hashes of secret values (see ``HMAC``) and
+/// the mock server's fingerprint of a body it doesn't keep.
 ///
-/// Written here rather than taken from swift-crypto: that package compiles BoringSSL (about 500 C files)
-/// into every test build of an app that uses CourierTesting, for one hash of test traffic. The tests
+/// Written here rather than taken from swift-crypto: that package compiles BoringSSL (about 500 C
+/// files) into every build of an app that uses Courier, for a few hashes of short values. The tests
 /// check it against the FIPS 180-4 example vectors.
-struct SHA256: Sendable {
+package struct SHA256: Sendable {
     private var state: [UInt32] = [
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]
@@ -11,11 +12,12 @@ struct SHA256: Sendable {
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
 
-    init() {
+    package init() {
         pending.reserveCapacity(64)
     }
 
-    mutating func update(_ bytes: some Collection<UInt8>) {
+    /// Hashes more bytes.
+    package mutating func update(_ bytes: some Collection<UInt8>) {
         length &+= UInt64(bytes.count)
         if bytes.withContiguousStorageIfAvailable({ absorb($0) }) == nil {
             Array(bytes).withUnsafeBufferPointer { absorb($0) }
@@ -23,7 +25,7 @@ struct SHA256: Sendable {
     }
 
     /// The digest; the hasher itself is left as it was.
-    func finalize() -> [UInt8] {
+    package func finalize() -> [UInt8] {
         var copy = self
         let bitLength = length &* 8
         var tail: [UInt8] = [0x80]
