@@ -22,6 +22,9 @@ struct TransferCommand: AsyncParsableCommand {
     @Option(help: "Runs per subject (the median time and the highest peak RSS are reported).")
     var rounds = 3
 
+    @Option(help: "Only the subjects whose name contains this text (e.g. URLSession).")
+    var only: String?
+
     func run() async throws {
         let server = try await BenchServer.start(preferNginx: true)
         guard server.kind.hasPrefix("nginx") else {
@@ -96,6 +99,14 @@ struct TransferCommand: AsyncParsableCommand {
                 let file = scratch.appendingPathComponent("urlsession-\(round).bin")
                 return try await urlSession.download(BigFile(), to: file).value
             }),
+            // A reader slower than the network (10 ms of work a MiB, ≤ 100 MiB/s): what waits for it
+            // must not be the body.
+            ("stream, slow reader: Courier/URLSession (bytes(for:))", { @Sendable round in
+                try await readSlowly(urlSession, into: scratch.appendingPathComponent("slow-urlsession-\(round).bin"))
+            }),
+            ("stream, slow reader: Courier/AHC (bytes(for:))", { @Sendable round in
+                try await readSlowly(client, into: scratch.appendingPathComponent("slow-ahc-\(round).bin"))
+            }),
             ("upload: raw AHC (streamed file)", { @Sendable round in
                 var request = HTTPClientRequest(url: url + "/upload/raw-\(round).bin")
                 request.method = .PUT
@@ -114,6 +125,7 @@ struct TransferCommand: AsyncParsableCommand {
             }),
         ]
 
+        if let only { subjects = subjects.filter { $0.name.contains(only) } }
         let idle = currentRSS()
         var rows: [TransferRow] = []
         for subject in subjects {
@@ -146,6 +158,24 @@ struct TransferCommand: AsyncParsableCommand {
         print(table)
         if rows.contains(where: { !$0.sha256Matches }) { throw BenchError("a transferred file's SHA-256 did not match") }
     }
+}
+
+/// Reads `GET /big.bin` through `bytes(for:)` into `file`, pausing 10 ms after each MiB.
+private func readSlowly(_ client: Client, into file: URL) async throws -> URL {
+    let response = try await client.bytes(for: BigFile())
+    guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw BenchError("cannot create \(file.path)") }
+    let handle = try FileHandle(forWritingTo: file)
+    defer { try? handle.close() }
+    var sinceRest = 0
+    for try await chunk in response.value {
+        try handle.write(contentsOf: chunk)
+        sinceRest += chunk.count
+        if sinceRest >= 1 << 20 {
+            sinceRest = 0
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+    return file
 }
 
 /// `GET /big.bin`.

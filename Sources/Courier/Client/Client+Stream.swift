@@ -7,9 +7,9 @@ extension Client {
     ///
     /// The call goes through the middleware chain like ``send(_:cachePolicy:)``, without the cache;
     /// an error status still fails here, with the server's message. The body can be read once; the
-    /// endpoint's timeout is an idle timeout (no bytes for that long), not a bound on the whole. Over
-    /// AsyncHTTPClient the chunks come as the server sends them; the URLSession transport reads the
-    /// whole body first.
+    /// endpoint's timeout is an idle timeout (no bytes for that long), not a bound on the whole. On
+    /// both transports the chunks come as the server sends them, and a reader slower than the network
+    /// costs a few MB of memory, not the body.
     ///
     /// ```swift
     /// let feed = try await client.bytes(for: LiveScores())

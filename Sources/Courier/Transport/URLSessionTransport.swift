@@ -14,8 +14,8 @@ import FoundationNetworking
 /// limit. It never follows redirects: the ``Client`` does (see ``RedirectMiddleware``). The call's
 /// timeout covers the whole response: the session task is cancelled when it runs out (a
 /// ``TimeoutEnforcingTransport``). A transfer's body (a download, ``Client/bytes(for:)``) is handed
-/// over as it arrives, with URLSession's idle timeout; nothing slows the session down while the reader
-/// is behind. A file or form body over ``gatheredBodyLimit`` streams from its source (chunked on
+/// over as it arrives, with URLSession's idle timeout, in bounded memory: while the reader is behind
+/// the task is suspended (Apple platforms) and what still arrives waits in a private temporary file. A file or form body over ``gatheredBodyLimit`` streams from its source (chunked on
 /// Linux, whose URLSession sends every streamed body that way); a caller's stream body is gathered
 /// in memory, up to ``streamGatheringLimit``: URLSession reads a body stream synchronously, and on
 /// Linux every session shares one queue, so a stream waiting on the caller would hold up every
@@ -121,7 +121,15 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
     /// Runs a data task, cancelling it as soon as the calling task is cancelled or the deadline passes.
     private func perform(_ urlRequest: URLRequest, deadline: Deadline?, limit: Int, streams: Bool) async throws -> URLSessionTransportDelegate.Transfer.Answer {
         let task = session.dataTask(with: urlRequest)
-        let transfer = URLSessionTransportDelegate.Transfer(limit: limit, deadline: deadline, streams: streams) { task.cancel() }
+        #if canImport(Darwin)
+        // A suspended task stops reading its socket: the reader's pace reaches the server.
+        let pause: (@Sendable (Bool) -> Void)? = { paused in paused ? task.suspend() : task.resume() }
+        #else
+        // FoundationNetworking restarts a suspended task's transfer on resume: the buffer's file is the flow control.
+        let pause: (@Sendable (Bool) -> Void)? = nil
+        #endif
+        let transfer = URLSessionTransportDelegate.Transfer(
+            limit: limit, deadline: deadline, streams: streams, cancel: { task.cancel() }, pause: pause)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.start(continuation)

@@ -49,12 +49,12 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
     /// body gathered within the limit, or, for a transfer, the head at once and the body as a stream.
     final class Transfer: Sendable {
         typealias Answer = (URLResponse, HTTPBody)
-        private typealias Chunks = AsyncThrowingStream<ArraySlice<UInt8>, any Error>
 
         private struct State {
             var continuation: CheckedContinuation<Answer, any Error>?
             var body: BodyAccumulator?
-            var chunks: Chunks.Continuation?
+            /// A streamed body's bytes on their way to its reader.
+            var streamed: ResponseBuffer?
             var response: URLResponse?
             var failure: CourierError?
             var timer: DeadlineTimer.Token?
@@ -72,12 +72,19 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
         private let streams: Bool
         /// Stops the session task (a streamed body dropped unread).
         private let cancel: @Sendable () -> Void
+        /// Pauses or resumes the session task while a streamed body's reader is behind; nil where
+        /// URLSession can't (see ``ResponseBuffer``).
+        private let pause: (@Sendable (Bool) -> Void)?
 
-        init(limit: Int, deadline: Deadline?, streams: Bool, cancel: @escaping @Sendable () -> Void) {
+        init(
+            limit: Int, deadline: Deadline?, streams: Bool, cancel: @escaping @Sendable () -> Void,
+            pause: (@Sendable (Bool) -> Void)? = nil
+        ) {
             self.limit = limit
             self.deadline = deadline
             self.streams = streams
             self.cancel = cancel
+            self.pause = pause
             state = Locked(State())
         }
 
@@ -119,30 +126,26 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
         }
 
         private func handOver(_ response: URLResponse, announced: Int?) -> Bool {
-            let (stream, chunks) = Chunks.makeStream()
-            let cancel = self.cancel
-            chunks.onTermination = { reason in
-                if case .cancelled = reason { cancel() }
-            }
+            let buffer = ResponseBuffer(pause: pause, cancel: cancel)
             let continuation = state.withLock { state in
                 state.response = response
-                state.chunks = chunks
+                state.streamed = buffer
                 defer { state.continuation = nil }
                 return state.continuation
             }
-            let body = HTTPBody(stream, length: announced.map { .known(Int64($0)) } ?? .unknown, iterationBehavior: .single)
-            continuation?.resume(returning: (response, body))
+            continuation?.resume(returning: (response, buffer.body(length: announced.map { .known(Int64($0)) } ?? .unknown)))
             return true
         }
 
         /// Adds body bytes; false once the body is over the limit.
         func append(_ data: Data) -> Bool {
-            state.withLock { state in
+            if let streamed = state.withLock({ $0.failure == nil ? $0.streamed : nil }) {
+                // Outside the transfer's lock: the buffer may write to its file.
+                streamed.append(data)
+                return true
+            }
+            return state.withLock { state in
                 guard state.failure == nil else { return false }
-                if let chunks = state.chunks {
-                    chunks.yield(ArraySlice(data))
-                    return true
-                }
                 do throws(CourierError) {
                     if state.body == nil { state.body = try BodyAccumulator(limit: limit, announcedLength: nil) }
                     if state.keepsPrefix {
@@ -161,11 +164,11 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
 
         /// Resumes the caller with the body, or with the first failure; ends a streamed body.
         func complete(error: (any Error)?, response: URLResponse?) {
-            let (continuation, chunks, timer, result) = state.withLock { state in
+            let (continuation, streamed, timer, result) = state.withLock { state in
                 state.finished = true
                 defer {
                     state.continuation = nil
-                    state.chunks = nil
+                    state.streamed = nil
                     state.timer = nil
                     state.body = nil
                 }
@@ -181,12 +184,10 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
                 } else {
                     result = .failure(CourierError(.invalidResponse, detail: "URLSession returned no response"))
                 }
-                return (state.continuation, state.chunks, state.timer, result)
+                return (state.continuation, state.streamed, state.timer, result)
             }
             timer?.cancel()
-            if let chunks {
-                if case .failure(let failure) = result { chunks.finish(throwing: failure) } else { chunks.finish() }
-            }
+            streamed?.finish(result.map { _ in })
             continuation?.resume(with: result)
         }
     }
