@@ -116,6 +116,21 @@ import Testing
         #expect(lines[0][5] == "20")
         #expect(lines[0][6] == "network")
         #expect(lines[1][3] == "404")
+        let permissions = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        #expect(permissions == 0o600, "the timing log is its owner's alone")
+    }
+
+    /// The client's own secret list reaches the logging middleware, which keeps its own default list too.
+    @Test func loggingUsesTheClientsSecretList() async throws {
+        let sink = LogRecorder()
+        let transport = StubTransport.answering(body: "{}")
+        let client = Client(baseURL: stubBaseURL, transport: transport, middlewares: [LoggingMiddleware(logger: sink.logger(level: .debug))]) {
+            $0.redaction.headerNames.insert("x-tenant-secret")
+            $0.redaction.queryNames.insert("tenant")
+        }
+        _ = try await client.send(TestEndpoint<JSON>(query: ["tenant": "t-77", "api_key": "k-88"], headers: [HTTPField.Name("X-Tenant-Secret")!: "ts-99"]))
+        let text = sink.messages.joined(separator: "\n")
+        for secret in ["t-77", "k-88", "ts-99"] { #expect(!text.contains(secret), "\(secret) in \(text)") }
     }
 
     @Test func loggingRedactsSecretsAndIsSilentByDefault() async throws {

@@ -4,9 +4,40 @@ import HTTPTypes
 import OpenAPIRuntime
 import Testing
 
-/// The redirect rules that loopback servers can't show (no TLS there): an https → http hop on the
-/// same host is a different origin, and its request carries no credentials.
+/// The redirect rules that loopback servers can't show (no TLS there): an https → http hop is
+/// refused by default; allowed, it is a different origin whose request carries no credentials.
 @Suite struct RedirectRuleTests {
+    /// An https call is never silently downgraded: the redirect to http fails, and the plain-http
+    /// server is never asked.
+    @Test func aDowngradeToHTTPIsRefusedByDefault() async throws {
+        let sent = Locked<[URL]>([])
+        let base = try #require(URL(string: "https://api.example.com"))
+        let request = HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/pay", headerFields: [:])
+        let error = try #require(await #expect(throws: CourierError.self) {
+            _ = try await RedirectMiddleware().intercept(request, body: HTTPBody("card=4111"), baseURL: base, operationID: "pay") { _, _, baseURL in
+                sent.withLock { $0.append(baseURL) }
+                return (HTTPResponse(status: .temporaryRedirect, headerFields: [.location: "http://elsewhere.example/pay?token=t-9"]), nil)
+            }
+        })
+        #expect(error.kind == .redirect)
+        #expect(error.detail.contains("from https to http"))
+        #expect(!String(describing: error).contains("t-9"))
+        #expect(sent.current == [base], "only the https server was asked")
+    }
+
+    /// Allowed, a downgrade still never carries a request body.
+    @Test func anAllowedDowngradeNeverCarriesABody() async throws {
+        let base = try #require(URL(string: "https://api.example.com"))
+        let request = HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/pay", headerFields: [:])
+        let redirects = RedirectMiddleware(allowsInsecureRedirects: true)
+        let error = try #require(await #expect(throws: CourierError.self) {
+            _ = try await redirects.intercept(request, body: HTTPBody("card=4111"), baseURL: base, operationID: "pay") { _, _, _ in
+                (HTTPResponse(status: .temporaryRedirect, headerFields: [.location: "http://elsewhere.example/pay"]), nil)
+            }
+        })
+        #expect(error.detail.contains("would send the request body from https to http"))
+    }
+
     @Test func aDowngradeToHTTPCarriesNoCredentials() async throws {
         let sent = Locked<[HTTPRequest]>([])
         let base = try #require(URL(string: "https://api.example.com"))
@@ -14,7 +45,8 @@ import Testing
             method: .get, scheme: nil, authority: nil, path: "/go",
             headerFields: [.authorization: "Bearer secret", .cookie: "s=1", .accept: "application/json"]
         )
-        let (response, _) = try await RedirectMiddleware().intercept(request, body: nil, baseURL: base, operationID: "go") { request, _, baseURL in
+        let redirects = RedirectMiddleware(allowsInsecureRedirects: true)
+        let (response, _) = try await redirects.intercept(request, body: nil, baseURL: base, operationID: "go") { request, _, baseURL in
             sent.withLock { $0.append(request) }
             if request.path == "/go" {
                 return (HTTPResponse(status: .found, headerFields: [.location: "http://api.example.com/plain"]), nil)

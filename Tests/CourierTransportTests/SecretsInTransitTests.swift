@@ -108,4 +108,23 @@ import Testing
             #expect(!dumped.contains("lt-secret-9"))
         }
     }
+
+    /// A download is written to a file readable by its owner only, while it arrives and after.
+    @Test(arguments: TransportKind.allCases)
+    func aDownloadedFileIsItsOwnersAlone(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/report.bin", respond: .bytes(transferBytes, contentType: "application/octet-stream"))
+            try await withFolder { folder in
+                let destination = folder.appendingPathComponent("report.bin")
+                _ = try await client.download(Download(), to: destination)
+                let permissions = try FileManager.default.attributesOfItem(atPath: destination.path)[.posixPermissions] as? Int
+                #expect(permissions == 0o600)
+            }
+        }
+    }
+
+    private struct Download: Endpoint {
+        typealias Response = Data
+        var path: EndpointPath { "/report.bin" }
+    }
 }

@@ -150,7 +150,9 @@ extension Client {
         guard configuration.maximumRedirects > 0 else {
             return try await chain(request, body: body, baseURL: baseURL, operationID: operationID)
         }
-        let redirects = RedirectMiddleware(maximumRedirects: configuration.maximumRedirects, redaction: configuration.redaction)
+        let redirects = RedirectMiddleware(
+            maximumRedirects: configuration.maximumRedirects, redaction: configuration.redaction,
+            allowsInsecureRedirects: configuration.allowsInsecureRedirects)
         return try await redirects.intercept(request, body: body, baseURL: baseURL, operationID: operationID) { request, body, baseURL in
             try await chain(request, body: body, baseURL: baseURL, operationID: operationID)
         }

@@ -27,11 +27,15 @@ extension Client {
         public var coalescesIdenticalRequests = true
         /// How many redirects a call follows (see ``RedirectMiddleware``); 0 hands 3xx responses back as they are.
         public var maximumRedirects = 10
+        /// Whether a redirect from `https` to plain `http` is followed; off, it fails the call with
+        /// ``CourierError/Kind/redirect``. Even when on, a request body never goes from https to http.
+        public var allowsInsecureRedirects = false
         /// The cache policy of endpoints that do not set one.
         public var cachePolicy: CachePolicy = .withoutCache
         /// Where metrics and spans go (see ``TelemetryMiddleware``); the process-wide backends by default.
         public var telemetry = Telemetry()
-        /// Header fields and query items whose values never appear in logs, errors or timing files.
+        /// The secret list: header fields and query items whose values never appear in logs or
+        /// errors, never go to another origin, and are never stored in clear (see ``Redaction``).
         public var redaction = Redaction()
 
         /// The default configuration.

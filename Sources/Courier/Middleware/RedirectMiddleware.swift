@@ -14,6 +14,8 @@ import OpenAPIRuntime
 ///   removed, and ``CredentialsMiddleware`` adds nothing from then on. Same-origin hops keep them.
 /// - 303 (and 301/302 after a POST) continue as a GET without a body; 307 and 308 resend the
 ///   method and body (a body that can be read only once fails the call instead).
+/// - A redirect from https to http fails with ``CourierError/Kind/redirect`` unless
+///   ``allowsInsecureRedirects`` is on; even then, a request body never goes from https to http.
 /// - A loop, more than ``maximumRedirects`` hops, a missing or unusable `Location`, or a non-HTTP
 ///   target fails with ``CourierError/Kind/redirect``.
 public struct RedirectMiddleware: ClientMiddleware {
@@ -21,14 +23,18 @@ public struct RedirectMiddleware: ClientMiddleware {
     public var maximumRedirects: Int
     /// The header fields removed when a hop leaves the origin, besides the credential fields.
     public var redaction: Redaction
+    /// Whether a redirect from `https` to plain `http` is followed (without credentials or a body).
+    public var allowsInsecureRedirects: Bool
 
     /// Creates the middleware.
     /// - Parameters:
     ///   - maximumRedirects: How many redirects one call may follow; 10 by default.
     ///   - redaction: Fields withheld from other origins, besides `Authorization`, `Proxy-Authorization` and `Cookie`.
-    public init(maximumRedirects: Int = 10, redaction: Redaction = Redaction()) {
+    ///   - allowsInsecureRedirects: Whether a redirect from https to http is followed; off by default.
+    public init(maximumRedirects: Int = 10, redaction: Redaction = Redaction(), allowsInsecureRedirects: Bool = false) {
         self.maximumRedirects = maximumRedirects
         self.redaction = redaction
+        self.allowsInsecureRedirects = allowsInsecureRedirects
     }
 
     /// Sends the request; while the answer is a redirect, sends the next hop.
@@ -80,6 +86,10 @@ public struct RedirectMiddleware: ClientMiddleware {
         else {
             throw failure("A redirect to '\(redaction.redact(url: location))', which is not an http or https URL", at: current)
         }
+        let downgrades = current.url.scheme?.lowercased() == "https" && origin.scheme == "http"
+        if downgrades, !allowsInsecureRedirects {
+            throw failure("A redirect from https to http (\(redaction.redact(url: target.absoluteString))) is refused", at: current)
+        }
         var request = current.request
         var body = current.body
         let code = response.status.code
@@ -89,8 +99,10 @@ public struct RedirectMiddleware: ClientMiddleware {
             for name in Self.contentFields { request.headerFields[values: name] = [] }
         } else if body?.iterationBehavior == .single {
             throw failure("A \(code) redirect needs the request body again, which could be sent only once", at: current)
+        } else if downgrades, body != nil {
+            throw failure("A \(code) redirect would send the request body from https to http", at: current)
         }
-        let leaves = origin != start || (current.url.scheme == "https" && origin.scheme == "http")
+        let leaves = origin != start || downgrades
         let withholds = current.withholdsCredentials || leaves
         if withholds {
             request.headerFields = request.headerFields.filter { !redaction.isCredential(header: $0.name) }
