@@ -3,13 +3,17 @@ import Courier
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 extension AsyncHTTPClientTransport {
     /// Maps AsyncHTTPClient and SwiftNIO errors to `CourierError` kinds; a passed deadline gives
     /// the deadline's own error.
-    static func map(_ error: any Error, deadline: Deadline) -> CourierError {
+    static func map(_ error: any Error, deadline: Deadline, host: String? = nil) -> CourierError {
         if let error = error as? HTTPClientError, error == .deadlineExceeded { return deadline.error }
-        return map(error)
+        var mapped = map(error)
+        // A trust failure names the host it is about: what a developer needs to fix a pin or a root.
+        if mapped.kind == .serverTrust, let host, !mapped.detail.contains(host) { mapped.detail = "\(host): " + mapped.detail }
+        return mapped
     }
 
     /// Maps AsyncHTTPClient and SwiftNIO errors to `CourierError` kinds.
@@ -47,6 +51,10 @@ extension AsyncHTTPClientTransport {
                 return CourierError(.connectionLost, detail: "The connection closed: \(error)", underlying: error)
             default: return CourierError(.transport, detail: "Channel error: \(error)", underlying: error)
             }
+        }
+        if let error = error as? NIOSSLError { return mapTLS(error) }
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname || error == .serverHostnameImpossibleToMatch {
+            return CourierError(.serverTrust, detail: "The server's certificate doesn't name the host: \(error)", underlying: error)
         }
         if let error = error as? HTTPParserError, error == .invalidEOFState {
             return CourierError(.connectionLost, detail: "The connection closed before the response was complete", underlying: error)

@@ -14,13 +14,20 @@ import OpenAPIRuntime
 /// `CourierError`. Bodies stream both ways with backpressure, and the call's timeout bounds the
 /// whole response, head and body, on the event loop (a `TimeoutEnforcingTransport`).
 public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
-    /// The client requests run on.
+    /// The client requests run on (a pinned host's go through a client of their own, see ``init(trust:configuration:)``).
     public let client: HTTPClient
+    /// The clients of a transport made with a ``ServerTrust``, which it owns.
+    private let trusted: TrustedClients?
 
     /// Creates a transport over an `HTTPClient` you own (and shut down); create it with
     /// ``recommendedConfiguration``, or at least without following redirects.
     public init(client: HTTPClient) {
+        self.init(client: client, trusted: nil)
+    }
+
+    init(client: HTTPClient, trusted: TrustedClients?) {
         self.client = client
+        self.trusted = trusted
     }
 
     /// Creates a transport over ``sharedClient``, which lives as long as the process.
@@ -61,9 +68,9 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
         } catch where replayable && Self.isIdempotent(request.method) && Self.isClosedBeforeAnswering(error) && !Task.isCancelled {
             // A pooled connection the server closed just as the request went out gave no answer at
             // all: the request goes once more, on a new connection (not a retry).
-            do { return try await start(outgoing, method: request.method, hasBody: body != nil, isTransfer: isTransfer, deadline: deadline) } catch { throw Self.map(error, deadline: deadline) }
+            do { return try await start(outgoing, method: request.method, hasBody: body != nil, isTransfer: isTransfer, deadline: deadline) } catch { throw Self.map(error, deadline: deadline, host: baseURL.host) }
         } catch {
-            throw Self.map(error, deadline: deadline)
+            throw Self.map(error, deadline: deadline, host: baseURL.host)
         }
     }
 
@@ -81,6 +88,7 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
         let stream = ResponseStream(waitsForSmallBodies: !hasBody && !isTransfer, idleTimeout: isTransfer ? deadline : nil)
         // AsyncHTTPClient's default event loop preference: pinning the delegate and the connection to
         // one loop saves a thread hop but opens a connection per loop (StaleConnectionTests).
+        let client = trusted?.client(for: request.url.host) ?? client
         let task = client.execute(request: request, delegate: stream, deadline: isTransfer ? nil : .now() + TimeAmount(deadline.remaining))
         stream.attach(task)
         if hasBody && !isTransfer {

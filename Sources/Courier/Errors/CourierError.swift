@@ -52,6 +52,10 @@ public struct CourierError: Error, Sendable {
         /// A redirect could not be followed: a loop, too many hops, a missing or unusable
         /// `Location`, or a request body that could be sent only once.
         public static let redirect = Kind("redirect")
+        /// The server's certificate was not trusted: its chain didn't lead to a trusted root, it
+        /// didn't name the host, it had expired, or none of its certificates matched the host's pins
+        /// (see ``ServerTrust``). Never retried.
+        public static let serverTrust = Kind("serverTrust")
         /// Any other failure of the transport.
         public static let transport = Kind("transport")
         /// A file could not be read or written: a download's folder is missing or not writable, the disk is full.

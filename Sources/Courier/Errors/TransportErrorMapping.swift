@@ -40,6 +40,9 @@ extension CourierError {
         case .unsupportedURL where urlError.isAnswerThatIsNotHTTP: kind = .invalidResponse
         case .badURL, .unsupportedURL: kind = .invalidRequest
         case .dataLengthExceedsMaximum: kind = .bodyTooLarge
+        case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid:
+            kind = .serverTrust
         // FoundationNetworking on Linux reports a body cut short (curl's "transfer closed with N
         // bytes remaining") as an unknown error; only its text tells it apart.
         case .unknown where urlError.localizedDescription.contains("transfer closed"): kind = .connectionLost

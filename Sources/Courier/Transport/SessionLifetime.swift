@@ -7,9 +7,10 @@ import FoundationNetworking
 /// invalidated, which releases its delegate.
 final class SessionLifetime: Sendable {
     let session: URLSession
-    let delegate = URLSessionTransportDelegate()
+    let delegate: URLSessionTransportDelegate
 
-    init(configuration: URLSessionConfiguration) {
+    init(configuration: URLSessionConfiguration, trust: URLSessionTrust? = nil) {
+        delegate = URLSessionTransportDelegate(trust: trust)
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 

@@ -35,6 +35,16 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
         lifetime = SessionLifetime(configuration: configuration)
     }
 
+    /// Creates a transport that trusts servers as `trust` says (see ``ServerTrust``).
+    ///
+    /// On Apple platforms the roots and pins are applied to each server-trust challenge, pins
+    /// matching any certificate of the evaluated chain; a client certificate is not supported yet.
+    /// On Linux, URLSession verifies with the system's roots only, so anything else is refused here.
+    /// - Throws: ``CourierError/Kind/serverTrust`` for what this platform's URLSession can't honour.
+    public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration(), trust: ServerTrust) throws(CourierError) {
+        lifetime = SessionLifetime(configuration: configuration, trust: try URLSessionTrust(trust))
+    }
+
     /// An ephemeral configuration without URL cache or automatic cookies.
     public static func defaultConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral

@@ -10,6 +10,12 @@ import FoundationNetworking
 // @unchecked: the only state is `transfers`, behind a lock; each Transfer locks its own state.
 final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let transfers = Locked<[Int: Transfer]>([:])
+    /// The transport's server trust, applied to server-trust challenges; nil for the system's.
+    private let trust: URLSessionTrust?
+
+    init(trust: URLSessionTrust? = nil) {
+        self.trust = trust
+    }
 
     func register(_ transfer: Transfer, for task: URLSessionTask) {
         transfers.withLock { $0[task.taskIdentifier] = transfer }
@@ -39,6 +45,23 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
         // The client follows redirects itself, hop by hop, so credentials never reach another origin.
         completionHandler(nil)
     }
+
+    #if canImport(Security)
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        guard let trust, challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
+              let serverTrust = challenge.protectionSpace.serverTrust
+        else { return completionHandler(.performDefaultHandling, nil) }
+        if let failure = trust.evaluate(serverTrust, host: challenge.protectionSpace.host) {
+            // The task's failure says why: its own error would only say "cancelled".
+            self.transfer(for: task)?.fail(failure)
+            return completionHandler(.cancelAuthenticationChallenge, nil)
+        }
+        completionHandler(.useCredential, URLCredential(trust: serverTrust))
+    }
+    #endif
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
@@ -103,6 +126,11 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
         /// Records that the deadline passed, before the task is cancelled (an earlier failure wins).
         func timeOut() {
             guard let error = deadline?.error else { return }
+            fail(error)
+        }
+
+        /// Records why the task is about to end (an earlier failure wins).
+        func fail(_ error: CourierError) {
             state.withLock { if $0.failure == nil { $0.failure = error } }
         }
 

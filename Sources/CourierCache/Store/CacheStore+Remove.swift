@@ -52,8 +52,8 @@ extension CacheStore {
         return removed
     }
 
-    /// Removes every variant of every user; returns how many. The bytes leave the file too (see
-    /// ``removeAll(partition:)``).
+    /// Removes every variant of every user; returns how many. The bytes leave the file too: SQLite
+    /// overwrites what it deletes (`secure_delete`), and the write-ahead log is checkpointed and emptied.
     @discardableResult
     public func clear() async throws -> Int {
         let removed = try await delete("DELETE FROM entry", [])

@@ -1,9 +1,12 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOPosix
+import NIOSSL
 
-/// A real HTTP/1.1 server in the test process, like OkHttp's MockWebServer.
+/// A real HTTP server in the test process, like OkHttp's MockWebServer: HTTP/1.1, or HTTPS over
+/// HTTP/1.1 and HTTP/2 (see ``MockTLS``).
 ///
 /// Register routes, point the client under test at ``baseURL``, then assert on
 /// ``recordedRequests`` and the connection counters. Always call ``shutdown()`` at the end.
@@ -21,16 +24,21 @@ public final class MockServer: Sendable {
     public let host: String
     /// The port the server listens on; the same after ``goDown()`` and ``comeUp()``.
     public let port: Int
-    /// `http://HOST:PORT`, without a trailing slash.
+    /// `http://HOST:PORT` (`https://` with TLS), without a trailing slash.
     public let baseURL: URL
+    /// How the server serves HTTPS; nil for plain HTTP/1.1.
+    public let tls: MockTLS?
 
     let core: MockServerCore
     private let group: MultiThreadedEventLoopGroup
+    private let context: NIOSSLContext?
 
-    private init(host: String, port: Int, baseURL: URL, core: MockServerCore, group: MultiThreadedEventLoopGroup) {
+    private init(host: String, port: Int, baseURL: URL, tls: MockTLS?, context: NIOSSLContext?, core: MockServerCore, group: MultiThreadedEventLoopGroup) {
         self.host = host
         self.port = port
         self.baseURL = baseURL
+        self.tls = tls
+        self.context = context
         self.core = core
         self.group = group
     }
@@ -41,24 +49,27 @@ public final class MockServer: Sendable {
     ///   - host: The address to bind, `127.0.0.1` by default.
     ///   - port: The port to bind, or 0 for a free one.
     ///   - maxRequestBodySize: Larger request bodies are answered with 413 and the connection is closed.
+    ///   - tls: Serve HTTPS this way (``MockTLS/http1``, ``MockTLS/http2``); nil for plain HTTP/1.1.
     /// - Returns: A running server.
-    /// - Throws: The bind error, for example when the port is taken.
+    /// - Throws: The bind error, for example when the port is taken, or a TLS configuration error.
     public static func start(
         host: String = "127.0.0.1",
         port: Int = 0,
-        maxRequestBodySize: Int = defaultMaxRequestBodySize
+        maxRequestBodySize: Int = defaultMaxRequestBodySize,
+        tls: MockTLS? = nil
     ) async throws -> MockServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let core = MockServerCore(maxRequestBodySize: maxRequestBodySize)
         do {
-            let listener = try await bind(host: host, port: port, group: group, core: core)
+            let context = try tls?.makeContext()
+            let listener = try await bind(host: host, port: port, group: group, core: core, tls: tls, context: context)
             guard let boundPort = listener.localAddress?.port else { throw MockServerError.noLocalAddress }
             let urlHost = host.contains(":") ? "[\(host)]" : host
-            guard let url = URL(string: "http://\(urlHost):\(boundPort)") else {
+            guard let url = URL(string: "\(tls == nil ? "http" : "https")://\(urlHost):\(boundPort)") else {
                 throw MockServerError.badURL(host: host, port: boundPort)
             }
             _ = core.finishBinding(listener)
-            return MockServer(host: host, port: boundPort, baseURL: url, core: core, group: group)
+            return MockServer(host: host, port: boundPort, baseURL: url, tls: tls, context: context, core: core, group: group)
         } catch {
             try? await group.shutdownGracefully()
             throw error
@@ -95,7 +106,7 @@ public final class MockServer: Sendable {
         guard try core.beginBinding() else { return }
         let listener: any Channel
         do {
-            listener = try await Self.bind(host: host, port: port, group: group, core: core)
+            listener = try await Self.bind(host: host, port: port, group: group, core: core, tls: tls, context: context)
         } catch {
             core.bindingFailed()
             throw error
@@ -119,29 +130,50 @@ public final class MockServer: Sendable {
         host: String,
         port: Int,
         group: MultiThreadedEventLoopGroup,
-        core: MockServerCore
+        core: MockServerCore,
+        tls: MockTLS?,
+        context: NIOSSLContext?
     ) async throws -> any Channel {
         try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.backlog, value: 128)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try Self.initialize(channel, core: core)
-                }
+                Self.initialize(channel, core: core, tls: tls, context: context)
             }
             .bind(host: host, port: port)
             .get()
     }
 
-    /// Sets up one accepted connection; throwing makes NIO close it (the server is going down).
-    private static func initialize(_ channel: any Channel, core: MockServerCore) throws {
-        guard let id = core.register(channel) else { throw MockServerError.notAccepting }
+    /// Sets up one accepted connection; a failure makes NIO close it (the server is going down).
+    private static func initialize(_ channel: any Channel, core: MockServerCore, tls: MockTLS?, context: NIOSSLContext?) -> EventLoopFuture<Void> {
+        guard let id = core.register(channel) else { return channel.eventLoop.makeFailedFuture(MockServerError.notAccepting) }
         channel.closeFuture.whenComplete { _ in core.unregister(id) }
-        try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-            withPipeliningAssistance: true,
-            withErrorHandling: true
+        @Sendable func http1(_ channel: any Channel) -> EventLoopFuture<Void> {
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
+                try channel.pipeline.syncOperations.addHandler(MockConnectionHandler(core: core, connectionID: id))
+            }
+        }
+        guard let tls, let context else { return http1(channel) }
+        do {
+            try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+        } catch {
+            return channel.eventLoop.makeFailedFuture(error)
+        }
+        guard tls.offersHTTP2 else { return http1(channel) }
+        // Each HTTP/2 stream gets a handler of its own, speaking HTTP/1 parts; every stream of a
+        // connection records the connection's id.
+        return channel.configureHTTP2SecureUpgrade(
+            h2ChannelConfigurator: { channel in
+                channel.configureHTTP2Pipeline(mode: .server) { stream in
+                    stream.eventLoop.makeCompletedFuture {
+                        try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
+                        try stream.pipeline.syncOperations.addHandler(MockConnectionHandler(core: core, connectionID: id))
+                    }
+                }.map { _ in }
+            },
+            http1ChannelConfigurator: http1
         )
-        try channel.pipeline.syncOperations.addHandler(MockConnectionHandler(core: core, connectionID: id))
     }
 }

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Which servers a transport trusts, one setting that ``URLSessionTransport`` and
+/// `AsyncHTTPClientTransport` both honour: the system's roots (the default), more or only your
+/// own roots (a private CA), SPKI pins per host with backups, and a client certificate for mutual TLS.
+///
+/// A pin never replaces validation: the chain must still lead to a trusted root and name the host.
+/// A pin is `sha256/` and the Base64 SHA-256 of a certificate's SubjectPublicKeyInfo, as OkHttp
+/// writes it; ``pin(ofCertificatePEM:)`` computes it, and a failure lists the pins the server
+/// showed. List a backup pin (a key you hold in reserve) so a rotated key doesn't lock users out.
+///
+/// ```swift
+/// var trust = ServerTrust.system
+/// trust.pin("api.example.com", to: ["sha256/r8udi/Mxd6pLO7y7hZyUMWq8YnFnIWXCqeHsTDRqy8=", "sha256/YLh1…backup"])
+/// let transport = try AsyncHTTPClientTransport(trust: trust)
+/// ```
+///
+/// A transport that can't honour a part of it on a platform refuses it when it is created (a
+/// ``CourierError/Kind/serverTrust`` error), never skips it. A server that fails it fails the call
+/// with ``CourierError/Kind/serverTrust``, which is never retried.
+public struct ServerTrust: Sendable, Hashable {
+    /// Whether the system's root certificates are trusted; off, only ``roots`` are.
+    public var trustsSystemRoots = true
+    /// Root certificates (PEM) trusted besides the system's, or instead of them.
+    public var roots: [String] = []
+    /// The accepted pins of each host (lowercased), in `sha256/<Base64>` form.
+    public private(set) var pins: [String: Set<String>] = [:]
+    /// The certificate and key this client presents when a server asks for one (mutual TLS).
+    public var clientIdentity: ClientIdentity?
+
+    /// The system's roots, no pins, no client certificate.
+    public static let system = ServerTrust()
+
+    /// Trusts `roots` (PEM) besides the system's roots.
+    public static func adding(roots: [String]) -> ServerTrust {
+        var trust = ServerTrust()
+        trust.roots = roots
+        return trust
+    }
+
+    /// Trusts `roots` (PEM) only: a private CA, or pinning a CA by trusting nothing else.
+    public static func only(roots: [String]) -> ServerTrust {
+        var trust = adding(roots: roots)
+        trust.trustsSystemRoots = false
+        return trust
+    }
+
+    /// Whether anything differs from the system's trust.
+    public var isSystemDefault: Bool { self == .system }
+
+    /// Accepts `host`'s certificates only when one of them has one of `pins` (a backup pin among them).
+    public mutating func pin(_ host: String, to pins: Set<String>) {
+        self.pins[host.lowercased(), default: []].formUnion(pins)
+    }
+
+    /// The pins for `host`, or nil when it isn't pinned.
+    public func pins(for host: String) -> Set<String>? {
+        pins[host.lowercased()]
+    }
+
+    /// The pin of a certificate (PEM): `sha256/` and the Base64 SHA-256 of its SubjectPublicKeyInfo.
+    /// - Throws: ``CourierError/Kind/serverTrust`` when the text holds no readable certificate.
+    public static func pin(ofCertificatePEM pem: String) throws(CourierError) -> String {
+        guard let der = CertificateDER.first(inPEM: pem) else {
+            throw CourierError(.serverTrust, detail: "No PEM certificate in the text given")
+        }
+        return try pin(ofCertificateDER: der)
+    }
+
+    /// The pin of a certificate in DER form.
+    /// - Throws: ``CourierError/Kind/serverTrust`` when the bytes are not a certificate.
+    public static func pin(ofCertificateDER der: some Collection<UInt8>) throws(CourierError) -> String {
+        guard let spki = CertificateDER.subjectPublicKeyInfo(of: Array(der)) else {
+            throw CourierError(.serverTrust, detail: "The certificate's public key can't be read")
+        }
+        var hasher = SHA256()
+        hasher.update(spki)
+        return "sha256/" + Data(hasher.finalize()).base64EncodedString()
+    }
+
+    /// The failure for a server whose certificates match none of `host`'s pins: the evidence a
+    /// developer needs to fix the pin (the pins expected and the ones the server showed).
+    package func pinFailure(host: String, shown: [String]) -> CourierError {
+        let expected = (pins(for: host) ?? []).sorted().joined(separator: ", ")
+        return CourierError(
+            .serverTrust,
+            detail: "No certificate of \(host) matches its pins. Expected one of: \(expected). The server showed: \(shown.joined(separator: ", "))"
+        )
+    }
+}
+
+/// A certificate chain and private key, in PEM, that a client presents for mutual TLS.
+public struct ClientIdentity: Sendable, Hashable {
+    /// The client's certificate first, then any intermediates.
+    public var certificateChainPEM: [String]
+    /// The certificate's private key (PKCS #8 or the key type's own PEM).
+    public var privateKeyPEM: String
+
+    /// Creates an identity from PEM text.
+    public init(certificateChainPEM: [String], privateKeyPEM: String) {
+        self.certificateChainPEM = certificateChainPEM
+        self.privateKeyPEM = privateKeyPEM
+    }
+}
