@@ -120,6 +120,7 @@ let package = Package(
             name: "CourierTransportTests",
             dependencies: [
                 "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierTesting", "CourierExamples",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
