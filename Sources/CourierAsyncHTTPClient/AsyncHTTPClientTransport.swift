@@ -13,6 +13,9 @@ import OpenAPIRuntime
 /// (two `Set-Cookie` lines stay two), skips names that are not valid tokens, and throws
 /// `CourierError`. Bodies stream both ways with backpressure, and the call's timeout bounds the
 /// whole response, head and body, on the event loop (a `TimeoutEnforcingTransport`).
+///
+/// On Apple platforms AsyncHTTPClient runs on Network.framework; an ordinary watchOS app gets no
+/// such low-level networking, so use `URLSessionTransport` there.
 public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
     /// The client requests run on.
     public let client: HTTPClient
