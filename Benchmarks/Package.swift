@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 // The benchmark harness, a package of its own so that an app which adds Courier resolves and

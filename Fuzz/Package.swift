@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 // libFuzzer targets for every parser that reads bytes from a server or a user. Built and run by

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 // A client generated from `openapi.yaml` at build time by swift-openapi-generator's plugin, running
@@ -11,7 +11,9 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "OpenAPIClientExample",
-    platforms: [.macOS(.v15)],
+    // Courier's own minimums are lower; these are the first releases with `Mutex` (Synchronization),
+    // which the example's tests use.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     dependencies: [
         .package(name: "Courier", path: "../.."),
         .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),

@@ -62,6 +62,9 @@ extension AsyncHTTPClientTransport {
         if error is HTTPParserError {
             return CourierError(.invalidResponse, detail: "The response is not valid HTTP: \(error)", underlying: error)
         }
+        if let failure = NetworkFailure(error) {
+            return CourierError(failure.kind, detail: "Network.framework: \(error)", underlying: error)
+        }
         if error is SocketAddressError {
             return CourierError(.noConnection, detail: "The host name did not resolve: \(error)", underlying: error)
         }

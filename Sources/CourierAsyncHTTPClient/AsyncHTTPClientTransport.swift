@@ -13,6 +13,9 @@ import OpenAPIRuntime
 /// (two `Set-Cookie` lines stay two), skips names that are not valid tokens, and throws
 /// `CourierError`. Bodies stream both ways with backpressure, and the call's timeout bounds the
 /// whole response, head and body, on the event loop (a `TimeoutEnforcingTransport`).
+///
+/// On Apple platforms AsyncHTTPClient runs on Network.framework; an ordinary watchOS app gets no
+/// such low-level networking, so use `URLSessionTransport` there.
 public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
     /// The client requests run on (a pinned host's go through a client of their own, see ``init(trust:configuration:)``).
     public let client: HTTPClient
@@ -41,11 +44,15 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
     /// The configuration Courier expects of an `HTTPClient`: redirects are not followed (the
     /// `Client` follows them, so credentials never reach another origin and the cache sees each
     /// hop), a failed connect fails at once (retries are a middleware's job, and offline must be
-    /// reported fast), 10 s connect timeout. Start from it when you create your own client.
+    /// reported fast; on Apple platforms Network.framework does not wait for connectivity),
+    /// 10 s connect timeout. Start from it when you create your own client.
     public static var recommendedConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
         configuration.connectionPool.retryConnectionEstablishment = false
+        // Apple's default group stays Network.framework's (it follows Wi-Fi/cellular changes and VPN on
+        // demand, which a POSIX group would not); it fails a refused or offline connect at once.
+        configuration.networkFrameworkWaitForConnectivity = false
         configuration.timeout.connect = .seconds(10)
         return configuration
     }
@@ -109,9 +116,9 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
         switch error {
         case let error as HTTPClientError: error == .remoteConnectionClosed
         case let error as ChannelError: error == .ioOnClosedChannel || error == .eof || error == .outputClosed
-        case let error as IOError: error.errnoCode == ECONNRESET || error.errnoCode == EPIPE
+        case let error as IOError: CourierError.kind(forErrno: error.errnoCode) == .connectionLost
         case let error as HTTPParserError: error == .invalidEOFState
-        default: false
+        default: NetworkFailure(error)?.isClosedBeforeAnswering ?? false
         }
     }
 

@@ -200,6 +200,8 @@ func microMarkdown(_ results: [MicroResult]) -> String {
 /// Starts `operation` in a new task that runs on the calling thread up to its first suspension
 /// where the runtime has `Task.immediate` (Swift 6.2), else like any other task.
 private func newTask<Success: Sendable>(_ operation: @escaping @Sendable () async throws -> Success) -> Task<Success, any Error> {
+    #if compiler(>=6.2)
     if #available(macOS 26.0, *) { return Task.immediate(operation: operation) }
+    #endif
     return Task(operation: operation)
 }

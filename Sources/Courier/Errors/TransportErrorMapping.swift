@@ -22,35 +22,50 @@ extension CourierError {
         return CourierError(.transport, detail: String(describing: error), underlying: error)
     }
 
-    /// Maps a `URLError` code to its kind: offline and DNS to no connection, timeouts, cancellation, lost connection.
+    /// Maps a `URLError` to its kind by its code (see ``kind(for:curlMessage:)``).
     static func from(urlError: URLError) -> CourierError {
-        let kind: Kind
-        switch urlError.code {
+        let kind = kind(for: urlError.code, curlMessage: urlError.curlMessage)
+        return CourierError(kind, detail: "URLError \(urlError.code.rawValue): \(urlError.localizedDescription)", underlying: urlError)
+    }
+
+    /// The kind for a `URLError` code: offline and DNS to no connection, timeouts, cancellation, lost connection.
+    ///
+    /// The code decides. `curlMessage` is FoundationNetworking's text on Linux, nil on Apple
+    /// platforms; it is read only for the three codes under which FoundationNetworking files several
+    /// of curl's failures, and has no code of its own to tell them apart.
+    package static func kind(for code: URLError.Code, curlMessage: String?) -> Kind {
+        switch code {
         case .notConnectedToInternet, .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed,
             .internationalRoamingOff, .dataNotAllowed, .callIsActive:
-            kind = .noConnection
-        case .timedOut: kind = .timedOut
-        case .cancelled: kind = .cancelled
-        case .networkConnectionLost, .cannotParseResponse, .zeroByteResource:
-            kind = .connectionLost
-        // curl's "Empty reply from server": the connection closed before any answer, as
-        // AsyncHTTPClient reports it too.
-        case .badServerResponse where urlError.localizedDescription.contains("Empty reply"): kind = .connectionLost
-        case .badServerResponse: kind = .invalidResponse
-        case .unsupportedURL where urlError.isAnswerThatIsNotHTTP: kind = .invalidResponse
-        case .badURL, .unsupportedURL: kind = .invalidRequest
-        case .dataLengthExceedsMaximum: kind = .bodyTooLarge
+            return .noConnection
+        case .timedOut: return .timedOut
+        case .cancelled: return .cancelled
+        // A dropped upload whose body could not be read again counts as a lost connection.
+        case .networkConnectionLost, .cannotParseResponse, .zeroByteResource, .requestBodyStreamExhausted:
+            return .connectionLost
+        case .badServerResponse:
+            // curl's "Empty reply from server": closed before any answer, as AsyncHTTPClient reports it too.
+            return curlMessage?.contains("Empty reply") == true ? .connectionLost : .invalidResponse
+        case .unsupportedURL:
+            return isAnswerThatIsNotHTTP(code: code, curlMessage: curlMessage) ? .invalidResponse : .invalidRequest
+        case .badURL: return .invalidRequest
+        case .dataLengthExceedsMaximum: return .bodyTooLarge
         case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate,
             .serverCertificateNotYetValid:
-            kind = .serverTrust
-        // FoundationNetworking on Linux reports a body cut short (curl's "transfer closed with N
-        // bytes remaining") as an unknown error; only its text tells it apart.
-        case .unknown where urlError.localizedDescription.contains("transfer closed"): kind = .connectionLost
-        // curl's "Invalid Content-Length": a head that is not valid HTTP, as AsyncHTTPClient says.
-        case .unknown where urlError.localizedDescription.contains("Invalid Content-Length"): kind = .invalidResponse
-        default: kind = .transport
+            return .serverTrust
+        // curl's "transfer closed with N bytes remaining" (a body cut short) and "Invalid
+        // Content-Length" (a head that is not valid HTTP, as AsyncHTTPClient says).
+        case .unknown where curlMessage?.contains("transfer closed") == true: return .connectionLost
+        case .unknown where curlMessage?.contains("Invalid Content-Length") == true: return .invalidResponse
+        default: return .transport
         }
-        return CourierError(kind, detail: "URLError \(urlError.code.rawValue): \(urlError.localizedDescription)", underlying: urlError)
+    }
+
+    /// Whether curl on Linux failed an answer that doesn't start like HTTP as an unsupported protocol
+    /// ("HTTP/0.9"). On a reused connection it is most often the bytes a previous response sent past
+    /// its length: curl then drops that connection. Apple's URLSession has no such answer.
+    package static func isAnswerThatIsNotHTTP(code: URLError.Code, curlMessage: String?) -> Bool {
+        code == .unsupportedURL && curlMessage?.contains("HTTP/0.9") == true
     }
 
     /// The kind for a socket `errno`, or nil when it is not a connectivity failure.
@@ -65,10 +80,18 @@ extension CourierError {
 }
 
 extension URLError {
-    /// curl on Linux fails an answer that doesn't start like HTTP as an unsupported protocol ("HTTP/0.9").
-    /// On a reused connection it is most often the bytes a previous response sent past its length:
-    /// curl then drops that connection.
+    /// FoundationNetworking's message for this error (curl's text), the last resort where its code
+    /// is ambiguous; nil on Apple platforms, whose codes say everything.
+    var curlMessage: String? {
+        #if canImport(FoundationNetworking)
+        localizedDescription
+        #else
+        nil
+        #endif
+    }
+
+    /// See ``CourierError/isAnswerThatIsNotHTTP(code:curlMessage:)``.
     var isAnswerThatIsNotHTTP: Bool {
-        code == .unsupportedURL && localizedDescription.contains("HTTP/0.9")
+        CourierError.isAnswerThatIsNotHTTP(code: code, curlMessage: curlMessage)
     }
 }

@@ -1,20 +1,27 @@
-#if canImport(Network)
 import Foundation
 import HTTPTypes
-import Network
 import OpenAPIRuntime
 
 /// Fails fast with ``CourierError/Kind/noConnection`` when the system says the device is offline.
 ///
-/// Uses the system path monitor. It only fails a request when the monitor has positively reported
-/// an unsatisfied path, and never for loopback hosts, so the check can't block a request that would
-/// have worked. On Linux there is no monitor: transports map refused and DNS failures instead.
+/// Uses the system path monitor on macOS, iOS, tvOS and visionOS. It only fails a request when the
+/// monitor has positively reported an unsatisfied path, and never for loopback hosts, so the check
+/// can't block a request that would have worked. On watchOS (where an ordinary app's monitor never
+/// reports a usable path) and on Linux (which has none) it passes every request on: there the
+/// transports map refused connections and DNS failures to `noConnection` instead.
 public struct ConnectivityMiddleware: ClientMiddleware {
-    private let monitor: PathMonitorBox
+    /// Whether the system has positively reported that no path is usable.
+    private let isKnownOffline: @Sendable () -> Bool
 
-    /// Creates the middleware and starts monitoring.
+    /// Creates the middleware and starts monitoring where the platform can answer.
     public init() {
-        monitor = PathMonitorBox()
+        let monitor = ConnectivityCheck.isAvailable(on: .current) ? PathMonitorBox.start() : nil
+        self.init(isKnownOffline: { monitor?.isKnownOffline ?? false })
+    }
+
+    /// Creates the middleware over another source of the offline status (tests).
+    package init(isKnownOffline: @escaping @Sendable () -> Bool) {
+        self.isKnownOffline = isKnownOffline
     }
 
     /// Throws `noConnection` at once when offline; otherwise passes the request on.
@@ -25,32 +32,14 @@ public struct ConnectivityMiddleware: ClientMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let host = baseURL.host ?? ""
-        let isLoopback = host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
-        if !isLoopback, monitor.isKnownOffline {
+        if !Self.isLoopback(baseURL.host ?? ""), isKnownOffline() {
             throw CourierError(.noConnection, detail: "The system reports no usable network path")
         }
         return try await next(request, body, baseURL)
     }
-}
 
-/// Owns an `NWPathMonitor` and the last status it reported.
-// @unchecked: `monitor` is only configured in init and then used through its own thread-safe
-// start/cancel API; the status it reports lives in a `Locked` value.
-final class PathMonitorBox: @unchecked Sendable {
-    private let monitor = NWPathMonitor()
-    private let offline = Locked(false)
-
-    init() {
-        let offline = self.offline
-        monitor.pathUpdateHandler = { path in
-            offline.withLock { $0 = path.status == .unsatisfied }
-        }
-        monitor.start(queue: DispatchQueue(label: "courier.connectivity"))
+    /// Whether `host` names this machine: the monitor's status says nothing about loopback.
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
     }
-
-    var isKnownOffline: Bool { offline.current }
-
-    deinit { monitor.cancel() }
 }
-#endif

@@ -11,10 +11,13 @@ extension Task where Failure == any Error {
         detached: Bool = false,
         _ operation: @escaping @Sendable () async throws -> Success
     ) -> Task {
+        // `Task.immediate` exists from the Swift 6.2 compiler on; `#available` alone is a run-time check.
+        #if compiler(>=6.2)
         if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
             if detached { return Task.immediateDetached(priority: Task<Never, Never>.currentPriority, operation: operation) }
             return Task.immediate(operation: operation)
         }
+        #endif
         if detached { return Task.detached(priority: Task<Never, Never>.currentPriority, operation: operation) }
         return Task(operation: operation)
     }

@@ -67,7 +67,7 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
         let deadline = Deadline.forCurrentAttempt()
         let isTransfer = RequestContext.current?.isTransfer == true
         var urlRequest = try makeURLRequest(request, baseURL: baseURL)
-        let bodyStream = try await attach(body, to: &urlRequest, deadline: deadline)
+        let upload = try await attach(body, to: &urlRequest, deadline: deadline)
         // URLSession's own interval is an idle timeout, and FoundationNetworking on Linux truncates
         // fractions (0.3 s becomes 0 and fails at once). A transfer's timeout is an idle timeout:
         // URLSession's alone. Any other call's is a deadline, which `perform` enforces exactly.
@@ -78,21 +78,21 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
         let limit = RequestContext.current?.maximumBodySize ?? .max
         do {
             let (urlResponse, responseBody) = try await performResendingOnce(
-                urlRequest, deadline: isTransfer ? nil : deadline, limit: limit, streams: isTransfer, bodyIsInMemory: bodyStream == nil)
-            bodyStream?.close()
+                urlRequest, upload: upload, deadline: isTransfer ? nil : deadline, limit: limit, streams: isTransfer)
+            upload?.close()
             return (try makeResponse(urlResponse), responseBody)
         } catch {
-            bodyStream?.close()
+            upload?.close()
             // The body's own failure (a file that shrank) explains the task's better than URLSession can.
-            throw bodyStream?.failure ?? error
+            throw upload?.failure ?? error
         }
     }
 
     /// Puts `body` on the request: a self-contained one (bytes, a file, a form) over
-    /// ``gatheredBodyLimit`` as a stream read as it is sent, any other in memory (a caller's stream
-    /// up to ``streamGatheringLimit``, see the type's summary, and within the call's deadline: a
-    /// caller's stream may stall).
-    private func attach(_ body: HTTPBody?, to urlRequest: inout URLRequest, deadline: Deadline) async throws -> BodyInputStream? {
+    /// ``gatheredBodyLimit`` as a stream read as it is sent (started over from the top if URLSession
+    /// must send it again), any other in memory (a caller's stream up to ``streamGatheringLimit``,
+    /// see the type's summary, and within the call's deadline: a caller's stream may stall).
+    private func attach(_ body: HTTPBody?, to urlRequest: inout URLRequest, deadline: Deadline) async throws -> UploadBody? {
         guard let body else { return nil }
         let selfContained = RequestContext.current?.requestBodyIsSelfContained ?? false
         let small = body.knownLength.map { $0 <= Self.gatheredBodyLimit } ?? false
@@ -103,34 +103,38 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
                 : try await deadline.bound { try await gatherRequestBody(body, limit: limit) }
             return nil
         }
-        let stream = BodyInputStream(body)
-        urlRequest.httpBodyStream = stream
+        let upload = UploadBody(body)
+        urlRequest.httpBodyStream = upload.firstStream()
         #if canImport(Darwin)
         if let length = body.knownLength { urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length") }
         #endif
-        return stream
+        return upload
     }
 
-    /// ``perform(_:deadline:limit:streams:)``, sent once more on a new connection when an idempotent
+    /// ``perform(_:upload:deadline:limit:streams:)``, sent once more on a new connection when an idempotent
     /// request with its body in memory got an answer that is not HTTP: on a reused connection, the
     /// leftovers of an earlier response that ran past its length (curl has dropped that connection
-    /// by then). AsyncHTTPClient closes such a connection before reusing it.
+    /// by then; only curl answers so, Apple's URLSession has no such error). AsyncHTTPClient closes
+    /// such a connection before reusing it.
     private func performResendingOnce(
-        _ urlRequest: URLRequest, deadline: Deadline?, limit: Int, streams: Bool, bodyIsInMemory: Bool
+        _ urlRequest: URLRequest, upload: UploadBody?, deadline: Deadline?, limit: Int, streams: Bool
     ) async throws -> URLSessionTransportDelegate.Transfer.Answer {
         do {
-            return try await perform(urlRequest, deadline: deadline, limit: limit, streams: streams)
+            return try await perform(urlRequest, upload: upload, deadline: deadline, limit: limit, streams: streams)
         } catch let error as CourierError {
-            guard bodyIsInMemory, RequestContext.current?.isIdempotent == true,
+            guard upload == nil, RequestContext.current?.isIdempotent == true,
                 let urlError = error.underlying as? URLError, urlError.isAnswerThatIsNotHTTP
             else { throw error }
-            return try await perform(urlRequest, deadline: deadline, limit: limit, streams: streams)
+            return try await perform(urlRequest, upload: nil, deadline: deadline, limit: limit, streams: streams)
         }
     }
 
     /// Runs a data task, cancelling it as soon as the calling task is cancelled or the deadline passes.
-    private func perform(_ urlRequest: URLRequest, deadline: Deadline?, limit: Int, streams: Bool) async throws -> URLSessionTransportDelegate.Transfer.Answer {
+    private func perform(
+        _ urlRequest: URLRequest, upload: UploadBody?, deadline: Deadline?, limit: Int, streams: Bool
+    ) async throws -> URLSessionTransportDelegate.Transfer.Answer {
         let task = session.dataTask(with: urlRequest)
+        upload?.attach(to: task)
         #if canImport(Darwin)
         // A suspended task stops reading its socket: the reader's pace reaches the server.
         let pause: (@Sendable (Bool) -> Void)? = { paused in paused ? task.suspend() : task.resume() }
