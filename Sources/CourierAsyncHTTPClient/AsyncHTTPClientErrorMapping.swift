@@ -3,6 +3,7 @@ import Courier
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOHTTPCompression
 import NIOSSL
 
 extension AsyncHTTPClientTransport {
@@ -53,6 +54,15 @@ extension AsyncHTTPClientTransport {
             }
         }
         if let error = error as? NIOSSLError { return mapTLS(error) }
+        if let error = error as? NIOHTTPDecompression.DecompressionError {
+            if error == .limit {
+                return CourierError(.bodyTooLarge, detail: "The compressed body grew more than \(decompressionRatioLimit) times its size", underlying: error)
+            }
+            return CourierError(.invalidResponse, detail: "The compressed body can't be decoded: \(error)", underlying: error)
+        }
+        if error is NIOHTTPDecompression.ExtraDecompressionError {
+            return CourierError(.invalidResponse, detail: "The compressed body can't be decoded: \(error)", underlying: error)
+        }
         if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname || error == .serverHostnameImpossibleToMatch {
             return CourierError(.serverTrust, detail: "The server's certificate doesn't name the host: \(error)", underlying: error)
         }

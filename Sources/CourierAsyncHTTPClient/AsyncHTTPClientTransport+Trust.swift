@@ -17,7 +17,8 @@ extension AsyncHTTPClientTransport {
     /// - Throws: ``CourierError/Kind/serverTrust`` when a certificate or key can't be read.
     public init(trust: ServerTrust, configuration: HTTPClient.Configuration = recommendedConfiguration) throws(CourierError) {
         let clients = try TrustedClients(trust: trust, configuration: configuration)
-        self.init(client: clients.main, trusted: clients)
+        let decodes = if case .enabled = configuration.decompression { true } else { false }
+        self.init(client: clients.main, trusted: clients, decodesResponses: decodes)
     }
 }
 

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import OpenAPIRuntime
 
 /// Sends requests with AsyncHTTPClient: the fast transport for Linux and servers.
@@ -21,21 +22,29 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
     public let client: HTTPClient
     /// The clients of a transport made with a ``ServerTrust``, which it owns.
     private let trusted: TrustedClients?
+    /// Whether the client decodes gzip and deflate bodies: then a decoded response loses its
+    /// `Content-Encoding` and `Content-Length`, which describe bytes nobody reads.
+    private let decodesResponses: Bool
 
     /// Creates a transport over an `HTTPClient` you own (and shut down); create it with
     /// ``recommendedConfiguration``, or at least without following redirects.
-    public init(client: HTTPClient) {
-        self.init(client: client, trusted: nil)
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - decodesResponses: Whether its configuration decodes compressed responses
+    ///     (`decompression` enabled, as in ``recommendedConfiguration``).
+    public init(client: HTTPClient, decodesResponses: Bool = false) {
+        self.init(client: client, trusted: nil, decodesResponses: decodesResponses)
     }
 
-    init(client: HTTPClient, trusted: TrustedClients?) {
+    init(client: HTTPClient, trusted: TrustedClients?, decodesResponses: Bool) {
         self.client = client
         self.trusted = trusted
+        self.decodesResponses = decodesResponses
     }
 
     /// Creates a transport over ``sharedClient``, which lives as long as the process.
     public init() {
-        self.init(client: Self.sharedClient)
+        self.init(client: Self.sharedClient, decodesResponses: true)
     }
 
     /// A process-wide client with ``recommendedConfiguration``.
@@ -45,9 +54,12 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
     /// `Client` follows them, so credentials never reach another origin and the cache sees each
     /// hop), a failed connect fails at once (retries are a middleware's job, and offline must be
     /// reported fast; on Apple platforms Network.framework does not wait for connectivity),
-    /// 10 s connect timeout. Start from it when you create your own client.
+    /// 10 s connect timeout, and gzip and deflate bodies asked for and decoded, within
+    /// ``decompressionRatioLimit`` (a body that inflates more fails with `bodyTooLarge`). Start from
+    /// it when you create your own client.
     public static var recommendedConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
+        configuration.decompression = .enabled(limit: .ratio(decompressionRatioLimit))
         configuration.redirectConfiguration = .disallow
         configuration.connectionPool.retryConnectionEstablishment = false
         // Apple's default group stays Network.framework's (it follows Wi-Fi/cellular changes and VPN on
@@ -56,6 +68,10 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
         configuration.timeout.connect = .seconds(10)
         return configuration
     }
+
+    /// How many times its compressed size a body may grow while decoded: a decompression bomb
+    /// (1 GB of zeros in 1 MB) stops early, ordinary JSON (10–50×) passes.
+    public static let decompressionRatioLimit = 200
 
     /// Request bodies up to this size are gathered into one buffer (and can be sent again); larger
     /// ones, or of unknown length, stream.
@@ -103,10 +119,14 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
             task.futureResult.whenComplete { _ in backstop.cancel() }
         }
         let head = try await stream.head()
-        let response = try Self.makeResponse(head)
+        var response = try Self.makeResponse(head)
+        if decodesResponses, Self.isDecoded(response) {
+            response.headerFields[.contentEncoding] = nil
+            response.headerFields[.contentLength] = nil
+        }
         // A HEAD's, 204's or 304's Content-Length describes another response's body, not this one's.
         let responseHasBody = method != .head && response.status != .noContent && response.status != .notModified
-        let announced = responseHasBody ? head.headers.first(name: "content-length").flatMap(Int64.init) : nil
+        let announced = responseHasBody ? response.headerFields[.contentLength].flatMap(Int64.init) : nil
         let length: HTTPBody.Length = announced.map { .known($0) } ?? .unknown
         return (response, HTTPBody(ResponseBodyChunks(stream, deadline: deadline), length: length, iterationBehavior: .single))
     }
@@ -131,9 +151,13 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
     /// sent again (its body, if any, gathered in memory).
     package func makeRequest(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPClient.Request, replayable: Bool) {
         var headers = HTTPHeaders()
-        headers.reserveCapacity(request.headerFields.count)
+        headers.reserveCapacity(request.headerFields.count + 1)
         for field in request.headerFields {
             headers.add(name: field.name.rawName, value: field.value)
+        }
+        // A range (a resumed download, a part) counts bytes of the representation as stored: never a compressed one.
+        if request.headerFields[.range] != nil, request.headerFields[.acceptEncoding] == nil {
+            headers.add(name: "Accept-Encoding", value: "identity")
         }
         let (outgoing, replayable) = try await makeBody(body)
         do {
@@ -173,6 +197,12 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
             return written.futureResult
         }
         return (streamed, false)
+    }
+
+    /// Whether AsyncHTTPClient's decoder decodes this response's body (the encodings it knows).
+    private static func isDecoded(_ response: HTTPResponse) -> Bool {
+        guard let encoding = response.headerFields[.contentEncoding]?.lowercased().trimmingCharacters(in: .whitespaces) else { return false }
+        return encoding == "gzip" || encoding == "x-gzip" || encoding == "deflate"
     }
 
     private static func makeResponse(_ response: HTTPResponseHead) throws -> HTTPResponse {
