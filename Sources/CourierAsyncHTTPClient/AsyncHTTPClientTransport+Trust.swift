@@ -13,8 +13,8 @@ extension AsyncHTTPClientTransport {
     /// every new connection is checked once its handshake (chain and host name, as always) is
     /// done, before any request is sent on it. Only the server's own certificate can be seen
     /// there: over this transport a pin matches the server certificate's key; to pin a CA, trust
-    /// only that CA (``ServerTrust/only(roots:)``).
-    /// - Throws: ``CourierError/Kind/serverTrust`` when a certificate or key can't be read.
+    /// only that CA (`ServerTrust.only(roots:)`).
+    /// - Throws: `CourierError` of kind `serverTrust` when a certificate or key can't be read.
     public init(trust: ServerTrust, configuration: HTTPClient.Configuration = recommendedConfiguration) throws(CourierError) {
         let clients = try TrustedClients(trust: trust, configuration: configuration)
         let decodes = if case .enabled = configuration.decompression { true } else { false }
@@ -29,6 +29,15 @@ final class TrustedClients: Sendable {
     private let pinned: [String: HTTPClient]
 
     init(trust: ServerTrust, configuration: HTTPClient.Configuration) throws(CourierError) {
+        #if canImport(Network)
+        // Network.framework's connections carry no SwiftNIO SSL handler whose certificate a pin check could read.
+        if !trust.pins.isEmpty {
+            throw CourierError(
+                .serverTrust,
+                detail: "AsyncHTTPClient on Apple platforms runs on Network.framework, where a pin can't be checked: use URLSessionTransport(trust:)"
+            )
+        }
+        #endif
         var configuration = configuration
         configuration.tlsConfiguration = try Self.tlsConfiguration(trust)
         main = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
