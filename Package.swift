@@ -121,6 +121,7 @@ let package = Package(
             dependencies: [
                 "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierTesting", "CourierExamples",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
