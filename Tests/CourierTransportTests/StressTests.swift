@@ -55,7 +55,7 @@ import Testing
         }
         let elapsed = ContinuousClock.now - started
         try await httpClient.shutdown()
-        let allClosed = await server.waitUntilConnectionsClosed(timeout: .seconds(5))
+        let allClosed = await server.waitUntilConnectionsClosed(timeout: .seconds(60))
         let open = server.connectionsOpen
         try await server.shutdown()
 
