@@ -31,22 +31,28 @@ import Testing
         #expect(onQueue)
     }
 
-    /// The transport ignores cancellation and answers only once the test lets it: the cancelled
-    /// result arrives while it still hangs ("promptly" needs no clock), and its late success is
-    /// never delivered.
+    /// The transport ignores cancellation and answers only once the test lets it (or after 120 s,
+    /// a backstop so a broken cancel fails instead of hanging): the cancelled result arrives while
+    /// it still hangs ("promptly" needs no clock), and its late success is never delivered.
     @Test func cancellingACallReportsCancelledExactlyOnceAndPromptly() async throws {
         let arrived = Signal(), release = Signal()
-        defer { release.increment() }
+        let answered = Locked(false)
         let transport = StubTransport { _, _ in
             arrived.increment()
             await release.wait()
+            answered.withLock { $0 = true }
             return (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), Data(#"{"id":1,"title":"a"}"#.utf8))
         }
+        let backstop = Task {
+            try? await Task.sleep(for: .seconds(120))
+            release.increment()
+        }
+        defer { backstop.cancel() }
         let client = Client(baseURL: stubBaseURL, transport: transport) { $0.timeout = .seconds(300) }
-        let deliveries = Locked<[Result<Item, CourierError>]>([])
+        let deliveries = Locked<[(result: Result<Item, CourierError>, whileHanging: Bool)]>([])
         let delivered = Signal()
         let handle = client.send(TestEndpoint<Item>(), queue: .global()) { result in
-            deliveries.withLock { $0.append(result) }
+            deliveries.withLock { $0.append((result, !answered.current)) }
             delivered.increment()
         }
         await arrived.wait()
@@ -54,11 +60,12 @@ import Testing
         handle.cancel()
         await delivered.wait()
         #expect(handle.isFinished)
+        #expect(deliveries.current.first?.whileHanging == true, "the cancel was delivered only once the transport answered")
         // The transport answers now; its success must not be delivered. Nothing signals that it
         // was not: a short grace for a wrong second delivery to show (it can't make this fail).
         release.increment()
         try await Task.sleep(for: .milliseconds(200))
-        let results = deliveries.current
+        let results = deliveries.current.map(\.result)
         #expect(results.count == 1)
         let error = try #require(results.first.flatMap { result -> CourierError? in
             if case .failure(let error) = result { return error }

@@ -9,7 +9,7 @@ import Testing
 /// Response bodies stream through the transport and the chain; they are gathered once, at the
 /// client's edge, and every read on the way is bounded.
 @Suite struct ResponseStreamingTests {
-    private let context = RequestContext(endpoint: "Stream", cachePolicy: .withoutCache, isIdempotent: true, timeout: .seconds(30))
+    private let context = RequestContext(endpoint: "Stream", cachePolicy: .withoutCache, isIdempotent: true, timeout: .seconds(300))
 
     @Test func theAsyncHTTPClientTransportHandsTheBodyOverAsItArrives() async throws {
         let server = try await MockServer.start()
@@ -34,19 +34,25 @@ import Testing
         }
     }
 
+    /// The server sends a first chunk and holds the rest until the test ends: only dropping the
+    /// body can free the connection.
     @Test func anUnreadBodyFreesItsConnectionAtOnce() async throws {
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
-        // 200 kB over 20 s: only dropping the body can end the exchange early.
+        let rest = Level()
+        defer { rest.open() }
         let body = String(repeating: "x", count: 200_000)
-        server.route("GET", "/drip", respond: .text(body).with(fault: .drip(chunkSize: 1000, interval: .milliseconds(100))))
+        let held = Fault.paced(chunkSize: 1000) { chunk in
+            if chunk >= 1 { await rest.wait() }
+        }
+        server.route("GET", "/drip", respond: .text(body).with(fault: held))
         let transport = AsyncHTTPClientTransport()
         let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/drip")
         try await RequestContext.$current.withValue(context) {
             let (response, _) = try await transport.send(request, body: nil, baseURL: server.baseURL, operationID: "Stream")
             #expect(response.status == .ok)
         }
-        #expect(await server.waitUntilConnectionsClosed(timeout: .seconds(3)), "the dropped body kept its connection open")
+        #expect(await server.waitUntilConnectionsClosed(timeout: .seconds(120)), "the dropped body kept its connection open")
     }
 
     private struct Drip: Endpoint {
