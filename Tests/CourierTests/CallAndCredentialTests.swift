@@ -58,7 +58,7 @@ import Testing
         await arrived.wait()
         handle.cancel()
         handle.cancel()
-        await delivered.wait()
+        try #require(await delivered.wait(for: 1, within: .seconds(150)), "the cancel was never delivered")
         #expect(handle.isFinished)
         #expect(deliveries.current.first?.whileHanging == true, "the cancel was delivered only once the transport answered")
         // The transport answers now; its success must not be delivered. Nothing signals that it
