@@ -130,6 +130,7 @@ let package = Package(
                 "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierTesting", "CourierExamples",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

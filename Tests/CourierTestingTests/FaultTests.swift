@@ -12,11 +12,14 @@ import Testing
         try await withServer { server in
             server.route("GET", "/slow", respond: .text("late").with(fault: .delayHeaders(.milliseconds(300))))
             let connection = try await RawConnection.connect(port: server.port)
+            let start = clock.now
             try await connection.send(rawRequest("GET", "/slow"))
-            let early = try await connection.wait(timeout: .milliseconds(150)) { !$0.bytes.isEmpty }
-            #expect(early.timedOut)
-            #expect(early.bytes.isEmpty)
-            let late = try await connection.wait(timeout: .seconds(1)) { !$0.responses.isEmpty }
+            // The first byte, whenever it comes (a slow machine only makes it later)...
+            let first = try await connection.wait(timeout: .seconds(60)) { !$0.bytes.isEmpty }
+            #expect(!first.timedOut)
+            // ...came no sooner than the delay, and the whole response follows.
+            #expect(clock.now - start >= .milliseconds(290))
+            let late = try await connection.wait(timeout: .seconds(60)) { !$0.responses.isEmpty }
             #expect(late.responses.first?.bodyText == "late")
             await connection.close()
         }
@@ -24,15 +27,18 @@ import Testing
 
     @Test func delayBodySendsTheHeadFirst() async throws {
         try await withServer { server in
-            // The body waits three seconds, so the head is seen alone even on a slow sanitizer build
-            // or with the whole suite keeping the shared pool busy (the route runs on it).
-            server.route("GET", "/slow", respond: .text("body").with(fault: .delayBody(.seconds(3))))
+            // The body waits ten seconds, so the head is seen alone even on a slow sanitizer build
+            // with the whole suite keeping the machine busy (the waits are the connection's events,
+            // on its event loop; the route runs on the shared pool).
+            server.route("GET", "/slow", respond: .text("body").with(fault: .delayBody(.seconds(10))))
             let connection = try await RawConnection.connect(port: server.port)
+            let start = clock.now
             try await connection.send(rawRequest("GET", "/slow"))
-            let head = try await connection.wait(timeout: .milliseconds(2_500)) { !$0.bytes.isEmpty }
+            let head = try await connection.wait(timeout: .seconds(60)) { !$0.bytes.isEmpty }
             #expect(String(decoding: head.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200 OK"))
             #expect(head.responses.isEmpty)
-            let full = try await connection.wait(timeout: .seconds(6)) { !$0.responses.isEmpty }
+            let full = try await connection.wait(timeout: .seconds(60)) { !$0.responses.isEmpty }
+            #expect(clock.now - start >= .seconds(9.9))
             #expect(full.responses.first?.bodyText == "body")
             await connection.close()
         }

@@ -54,7 +54,7 @@ final class RawConnection: Sendable {
 
     /// Waits until `done` holds for what arrived, the connection ends, or `timeout` passes.
     func wait(
-        timeout: Duration = .seconds(1),
+        timeout: Duration = .seconds(60),
         until done: @escaping @Sendable (RawSnapshot) -> Bool = { _ in false }
     ) async throws -> RawSnapshot {
         let collector = self.collector
@@ -64,7 +64,7 @@ final class RawConnection: Sendable {
     }
 
     /// Sends one request and waits for the next complete response on this connection.
-    func exchange(_ request: String, timeout: Duration = .seconds(5)) async throws -> RawSnapshot {
+    func exchange(_ request: String, timeout: Duration = .seconds(60)) async throws -> RawSnapshot {
         let before = try await wait(timeout: .zero) { _ in true }.responses.count
         try await send(request)
         return try await wait(timeout: timeout) { $0.responses.count > before }

@@ -37,7 +37,7 @@ import Testing
             server.route("GET", "/bye", respond: .text("bye"))
             let connection = try await RawConnection.connect(port: server.port)
             try await connection.send(rawRequest("GET", "/bye", headers: ["Connection: close"]))
-            let snapshot = try await connection.wait(timeout: .seconds(5))
+            let snapshot = try await connection.wait(timeout: .seconds(60))
             #expect(snapshot.ending == .eof)
             let response = try #require(snapshot.responses.first)
             #expect(response.bodyText == "bye")

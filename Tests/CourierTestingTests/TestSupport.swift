@@ -23,7 +23,7 @@ func rawRequest(_ method: String = "GET", _ target: String, headers: [String] = 
 
 /// Sends one request on a new connection and returns what came back (first response or ending).
 /// The wait ends as soon as either arrives; the generous timeout is for a loaded CI machine.
-func fetch(_ server: MockServer, _ request: String, timeout: Duration = .seconds(5)) async throws -> RawSnapshot {
+func fetch(_ server: MockServer, _ request: String, timeout: Duration = .seconds(60)) async throws -> RawSnapshot {
     let connection = try await RawConnection.connect(port: server.port)
     defer { Task { await connection.close() } }
     return try await connection.exchange(request, timeout: timeout)

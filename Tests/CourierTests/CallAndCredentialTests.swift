@@ -7,10 +7,14 @@ import Logging
 import Testing
 
 @Suite struct CallAndCredentialTests {
-    /// A transport that waits until cancelled, like a server that never answers.
-    private static let hanging = StubTransport { _, _ in
-        try await Task.sleep(for: .seconds(30))
-        return (HTTPResponse(status: .ok), Data("{}".utf8))
+    /// A transport that counts the requests it got, then waits until cancelled (or 600 s, far
+    /// beyond any call of these tests), like a server that never answers.
+    private static func hanging(arrived: Signal = Signal()) -> StubTransport {
+        StubTransport { _, _ in
+            arrived.increment()
+            try await Task.sleep(for: .seconds(600))
+            return (HTTPResponse(status: .ok), Data(#"{"id":1,"title":"a"}"#.utf8))
+        }
     }
 
     @Test func completionHandlersDeliverOnTheChosenQueue() async throws {
@@ -27,47 +31,74 @@ import Testing
         #expect(onQueue)
     }
 
+    /// The transport ignores cancellation and answers only once the test lets it (or after 120 s,
+    /// a backstop so a broken cancel fails instead of hanging): the cancelled result arrives while
+    /// it still hangs ("promptly" needs no clock), and its late success is never delivered.
     @Test func cancellingACallReportsCancelledExactlyOnceAndPromptly() async throws {
-        let client = Client(baseURL: stubBaseURL, transport: Self.hanging)
-        let deliveries = Locked<[Result<Item, CourierError>]>([])
-        let started = ContinuousClock.now
-        let handle = client.send(TestEndpoint<Item>(), queue: .global()) { result in deliveries.withLock { $0.append(result) } }
-        try await Task.sleep(for: .milliseconds(50))
+        let arrived = Signal(), release = Signal()
+        let answered = Locked(false)
+        let transport = StubTransport { _, _ in
+            arrived.increment()
+            await release.wait()
+            answered.withLock { $0 = true }
+            return (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), Data(#"{"id":1,"title":"a"}"#.utf8))
+        }
+        let backstop = Task {
+            try? await Task.sleep(for: .seconds(120))
+            release.increment()
+        }
+        defer { backstop.cancel() }
+        let client = Client(baseURL: stubBaseURL, transport: transport) { $0.timeout = .seconds(300) }
+        let deliveries = Locked<[(result: Result<Item, CourierError>, whileHanging: Bool)]>([])
+        let delivered = Signal()
+        let handle = client.send(TestEndpoint<Item>(), queue: .global()) { result in
+            deliveries.withLock { $0.append((result, !answered.current)) }
+            delivered.increment()
+        }
+        await arrived.wait()
         handle.cancel()
         handle.cancel()
+        try #require(await delivered.wait(for: 1, within: .seconds(150)), "the cancel was never delivered")
+        #expect(handle.isFinished)
+        #expect(deliveries.current.first?.whileHanging == true, "the cancel was delivered only once the transport answered")
+        // The transport answers now; its success must not be delivered. Nothing signals that it
+        // was not: a short grace for a wrong second delivery to show (it can't make this fail).
+        release.increment()
         try await Task.sleep(for: .milliseconds(200))
-        let results = deliveries.current
+        let results = deliveries.current.map(\.result)
         #expect(results.count == 1)
         let error = try #require(results.first.flatMap { result -> CourierError? in
             if case .failure(let error) = result { return error }
             return nil
         })
         #expect(error.isCancelled)
-        // Far below the 30 s the transport would hang; generous for sanitizer builds on a busy machine.
-        #expect(ContinuousClock.now - started < .seconds(15))
-        #expect(handle.isFinished)
     }
 
+    /// The transport has the request when the task is cancelled; it would answer only after 600 s.
     @Test func cancellingAnAsyncCallThrowsCancelled() async throws {
-        let client = Client(baseURL: stubBaseURL, transport: Self.hanging)
+        let arrived = Signal()
+        let client = Client(baseURL: stubBaseURL, transport: Self.hanging(arrived: arrived)) { $0.timeout = .seconds(300) }
         let task = Task { try await client.send(TestEndpoint<Item>()) }
-        try await Task.sleep(for: .milliseconds(50))
+        await arrived.wait()
         task.cancel()
         let error = await #expect(throws: CourierError.self) { try await task.value }
         #expect(error?.kind == .cancelled)
     }
 
+    /// The endpoint's 100 ms timeout, not the client's 300 s, ends a call the transport would
+    /// answer after 600 s.
     @Test func aSlowResponseTimesOutWithTheEndpointsTimeout() async throws {
         struct Quick: Endpoint {
             typealias Response = JSON
             var path: EndpointPath { "/slow" }
             var timeout: Duration? { .milliseconds(100) }
         }
-        let client = Client(baseURL: stubBaseURL, transport: Self.hanging)
+        let client = Client(baseURL: stubBaseURL, transport: Self.hanging()) { $0.timeout = .seconds(300) }
         let started = ContinuousClock.now
         let error = await #expect(throws: CourierError.self) { try await client.send(Quick()) }
         #expect(error?.kind == .timedOut)
-        #expect(ContinuousClock.now - started < .seconds(15))
+        // Half the client's timeout: beyond any machine's slowness.
+        #expect(ContinuousClock.now - started < .seconds(150))
     }
 
     @Test func credentialsGoInHeadersOfEveryRequestAndSigningOutRemovesThem() async throws {

@@ -10,7 +10,7 @@ import Tracing
 /// The metrics of a call besides its duration, over a real loopback server: calls in flight, body
 /// sizes, the server and method labels, token refreshes by outcome, GETs that joined one in flight.
 extension TelemetryTests {
-    @Test(.timeLimit(.minutes(1))) func activeRequestsCountsACallWhileItIsInFlight() async throws {
+    @Test(.timeLimit(.minutes(10))) func activeRequestsCountsACallWhileItIsInFlight() async throws {
         try await withServer { server in
             let (arrived, release) = (Signal(), Signal())
             server.route("GET", "/users/*") { _ in
@@ -78,7 +78,7 @@ extension TelemetryTests {
     }
 
     /// Three calls refused at once share one refresh: one `succeeded`, two `joined`.
-    @Test(.timeLimit(.minutes(1))) func aSharedTokenRefreshCountsOneSuccessAndItsWaiters() async throws {
+    @Test(.timeLimit(.minutes(10))) func aSharedTokenRefreshCountsOneSuccessAndItsWaiters() async throws {
         try await withServer { server in
             let store = CredentialStore(.bearer("old", identity: "u1", refreshToken: "r1"))
             server.route("GET", "/users/*") { request in
@@ -116,7 +116,7 @@ extension TelemetryTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1))) func aGetThatJoinsAnIdenticalOneInFlightIsCounted() async throws {
+    @Test(.timeLimit(.minutes(10))) func aGetThatJoinsAnIdenticalOneInFlightIsCounted() async throws {
         try await withServer { server in
             let (arrived, release) = (Signal(), Signal())
             server.route("GET", "/users/*") { _ in
@@ -149,9 +149,10 @@ extension TelemetryTests {
         metrics.counterTotal(label: MetricName.tokenRefreshes, dimensions: [("courier.refresh.outcome", outcome)])
     }
 
-    /// Returns once `condition` holds, checking every 5 ms for up to 5 s.
+    /// Returns once `condition` holds, checking every 5 ms; the 120 s limit is a backstop far
+    /// beyond what a passing run waits, so a loaded machine doesn't fail it.
     static func eventually(_ condition: @Sendable () -> Bool) async {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(120)
         while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
     }
 

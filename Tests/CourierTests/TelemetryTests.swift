@@ -14,9 +14,11 @@ import Tracing
 
     /// A client with the two telemetry middlewares around a quick retry.
     func client(_ server: MockServer) -> Client {
-        let retry = RetryMiddleware(policy: RetryPolicy(baseDelay: .milliseconds(1), maximumDelay: .milliseconds(1)))
+        // The retry budget and the timeout are not what is tested: sized for a loaded machine.
+        let retry = RetryMiddleware(policy: RetryPolicy(baseDelay: .milliseconds(1), maximumDelay: .milliseconds(1), totalDeadline: .seconds(600)))
         return Client(baseURL: server.baseURL, middlewares: [TelemetryMiddleware(), retry, AttemptTelemetryMiddleware()]) {
             $0.telemetry = Telemetry(metrics: metrics, tracer: tracer)
+            $0.timeout = .seconds(300)
         }
     }
 

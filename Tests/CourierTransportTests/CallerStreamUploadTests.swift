@@ -9,8 +9,9 @@ import Testing
 @Suite struct CallerStreamUploadTests {
     private static let chunk = ArraySlice(distinctBytes(64 << 10, seed: 21))
 
-    /// Whether `condition` held within `limit`, polled.
-    private func eventually(within limit: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+    /// Whether `condition` held within `limit`, polled. The default limit is a backstop far beyond
+    /// what a passing run waits, so a loaded machine doesn't fail it.
+    private func eventually(within limit: Duration = .seconds(120), _ condition: () -> Bool) async -> Bool {
         let end = ContinuousClock.now + limit
         while ContinuousClock.now < end {
             if condition() { return true }
@@ -40,7 +41,9 @@ import Testing
     /// there: a transport that streamed a waiting caller's body would hold up this ping.
     @Test(arguments: TransportKind.allCases)
     func aWaitingStreamHoldsUpNoOtherCall(kind: TransportKind) async throws {
-        try await withServer(kind, configure: { $0.timeout = .seconds(15) }) { server, client in
+        // A ping held up behind the waiting stream would never finish before it: it would time out
+        // however long the timeout, so the timeout leaves room for a loaded machine.
+        try await withServer(kind, configure: { $0.timeout = .seconds(120) }) { server, client in
             server.route("PUT", "/upload", respond: .json("{}"))
             server.route("GET", "/ping", respond: .json("{}"))
             let (chunks, input) = AsyncStream<ArraySlice<UInt8>>.makeStream()
@@ -55,9 +58,10 @@ import Testing
         }
     }
 
+    /// The stream never resumes: the endpoint's 2 s timeout, not the client's 300 s, ends the call.
     @Test(arguments: TransportKind.allCases)
     func aStreamThatGoesQuietTimesOut(kind: TransportKind) async throws {
-        try await withServer(kind) { server, client in
+        try await withServer(kind, configure: { $0.timeout = .seconds(300) }) { server, client in
             server.route("PUT", "/upload", respond: .json("{}"))
             let (chunks, input) = AsyncStream<ArraySlice<UInt8>>.makeStream()
             defer { input.finish() }
@@ -67,7 +71,8 @@ import Testing
                 try await client.send(Upload(body: .stream(chunks), timeout: .seconds(2)))
             }
             #expect(error?.kind == .timedOut)
-            #expect(started.duration(to: .now) < .seconds(10))
+            // Half the client's timeout: beyond any machine's slowness.
+            #expect(started.duration(to: .now) < .seconds(150))
             #expect(server.recordedRequests.isEmpty)
         }
     }

@@ -10,7 +10,15 @@ import Testing
 /// chain over a transport, with no Courier request context.
 @Suite struct CoalescingMiddlewareTests {
     /// `callers` identical GETs at once through `middlewares` + the AsyncHTTPClient transport; their bodies.
+    /// The server holds its answers until every caller has entered the chain (see ``heldFeed(_:until:)``).
     private func concurrentGETs(_ server: MockServer, _ middlewares: [any ClientMiddleware], callers: Int = 8) async throws -> [String] {
+        try await concurrentGETs(server, middlewares, callers: callers, feed: .json(#"{"n":1}"#))
+    }
+
+    private func concurrentGETs(_ server: MockServer, _ middlewares: [any ClientMiddleware], callers: Int, feed: MockResponse) async throws -> [String] {
+        let entered = Level()
+        heldFeed(server, until: entered, reaches: callers, feed)
+        let middlewares = [Entering(count: entered)] + middlewares
         let transport = AsyncHTTPClientTransport()
         let baseURL = server.baseURL
         return try await withThrowingTaskGroup(of: String.self) { group in
@@ -39,12 +47,35 @@ import Testing
         return try await next(0, request, nil, baseURL)
     }
 
-    private let slowFeed = MockResponse.json(#"{"n":1}"#).with(fault: .delayHeaders(.milliseconds(400)))
+    /// Counts the callers that entered the chain; the next middleware takes over without suspending.
+    private struct Entering: ClientMiddleware {
+        let count: Level
+
+        func intercept(
+            _ request: HTTPRequest,
+            body: HTTPBody?,
+            baseURL: URL,
+            operationID: String,
+            next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+        ) async throws -> (HTTPResponse, HTTPBody?) {
+            count.add()
+            return try await next(request, body, baseURL)
+        }
+    }
+
+    /// Answers `/feed` with `feed` once `entered` reaches `callers`: the first request stays in
+    /// flight until every caller is in the chain (a join happens without suspending once a caller
+    /// is in; the answer still has the round trip to make), however slowly the callers start.
+    private func heldFeed(_ server: MockServer, until entered: Level, reaches callers: Int, _ feed: MockResponse) {
+        server.route("GET", "/feed") { _ in
+            await entered.wait(until: callers)
+            return feed
+        }
+    }
 
     @Test func identicalGETsInFlightShareOneRequest() async throws {
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
-        server.route("GET", "/feed", respond: slowFeed)
         let bodies = try await concurrentGETs(server, [CoalescingMiddleware()])
         #expect(bodies == Array(repeating: #"{"n":1}"#, count: 8))
         #expect(server.requestCount("/feed") == 1)
@@ -53,7 +84,6 @@ import Testing
     @Test func withoutTheMiddlewareEachCallerSendsItsOwn() async throws {
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
-        server.route("GET", "/feed", respond: slowFeed)
         _ = try await concurrentGETs(server, [])
         #expect(server.requestCount("/feed") == 8)
     }
@@ -61,7 +91,6 @@ import Testing
     @Test func credentialsAddedFurtherDownAreNotSharedWhenTheUserIsUnknown() async throws {
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
-        server.route("GET", "/feed", respond: slowFeed)
         let store = CredentialStore(Credentials(headers: [.authorization: "Bearer ada"], identity: "ada"))
         // The chain can't tell whose request it holds until the credentials middleware runs.
         let bodies = try await concurrentGETs(server, [CoalescingMiddleware(), CredentialsMiddleware(provider: store)], callers: 4)
@@ -72,25 +101,30 @@ import Testing
     @Test func aBodyOfUnknownLengthIsNotSharedOutsideAClient() async throws {
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
-        server.route("GET", "/feed", respond: slowFeed.adding(header: "Transfer-Encoding", value: "chunked"))
-        let bodies = try await concurrentGETs(server, [CoalescingMiddleware()], callers: 4)
+        let feed = MockResponse.json(#"{"n":1}"#).adding(header: "Transfer-Encoding", value: "chunked")
+        let bodies = try await concurrentGETs(server, [CoalescingMiddleware()], callers: 4, feed: feed)
         #expect(bodies == Array(repeating: #"{"n":1}"#, count: 4))
         #expect(server.requestCount("/feed") == 4)
     }
 
     /// The first caller's request is its own: cancelled, it ends, and the caller still waiting
-    /// sends a new one and gets its answer.
+    /// sends a new one and gets its answer. The server holds the first request until the test ends.
     @Test func theFirstCallerCancellingLeavesTheOthersTheirAnswer() async throws {
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
-        server.route("GET", "/feed", respond: slowFeed)
+        let arrived = Level(), entered = Level(), release = Level()
+        defer { release.open() }
+        server.route("GET", "/feed") { _ in
+            if arrived.add() == 1 { await release.wait() }
+            return .json(#"{"n":1}"#)
+        }
         let transport = AsyncHTTPClientTransport()
-        let middlewares: [any ClientMiddleware] = [CoalescingMiddleware()]
+        let middlewares: [any ClientMiddleware] = [Entering(count: entered), CoalescingMiddleware()]
         let baseURL = server.baseURL
         let first = Task { try await Self.chain(middlewares, transport: transport, baseURL: baseURL) }
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await arrived.wait(until: 1, within: .seconds(120)))
         let second = Task { try await Self.chain(middlewares, transport: transport, baseURL: baseURL) }
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await entered.wait(until: 2, within: .seconds(120)))
         first.cancel()
         // Cancelled as a call that shared nothing is (the transport's error, or Swift's when the
         // cancel lands before the transport has the request).
@@ -105,18 +139,27 @@ import Testing
         #expect(server.requestCount("/feed") == 2)
     }
 
+    /// The server never answers: the cancel, not the transport's 60 s fallback timeout, ends the call.
     @Test func aLoneCallerCancellingCancelsItsRequestAtOnce() async throws {
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
-        server.route("GET", "/feed", respond: MockResponse.json("{}").with(fault: .neverAnswer))
+        let arrived = Level()
+        server.route("GET", "/feed") { _ in
+            arrived.add()
+            return MockResponse.json("{}").with(fault: .neverAnswer)
+        }
         let transport = AsyncHTTPClientTransport()
         let baseURL = server.baseURL
         let call = Task { try await Self.chain([CoalescingMiddleware()], transport: transport, baseURL: baseURL) }
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await arrived.wait(until: 1, within: .seconds(120)))
         let started = ContinuousClock.now
         call.cancel()
-        _ = try? await call.value
-        // The server never answers: only the cancellation can end the call; loose for a loaded machine.
-        #expect(ContinuousClock.now - started < .seconds(10))
+        await #expect {
+            _ = try await call.value
+        } throws: { error in
+            error is CancellationError || (error as? CourierError)?.kind == .cancelled
+        }
+        // Half the fallback timeout: beyond any machine's slowness.
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 }

@@ -113,15 +113,25 @@ import Testing
         }
     }
 
+    /// The server sends a first chunk and holds the rest until the test ends: the cancel comes
+    /// once the client has bytes, and only the cancel can end the download.
     @Test(arguments: TransportKind.allCases)
     func aCancelledDownloadLeavesNoHalfFile(kind: TransportKind) async throws {
+        let rest = Level()
+        defer { rest.open() }
         try await withServer(kind) { server, client in
-            let drip = MockResponse.bytes(Array(transferBytes.prefix(200_000)), contentType: "application/octet-stream")
-            server.route("GET", "/report.bin", respond: drip.with(fault: .drip(chunkSize: 10_000, interval: .milliseconds(100))))
+            let held = Fault.paced(chunkSize: 10_000) { chunk in
+                if chunk >= 1 { await rest.wait() }
+            }
+            let body = MockResponse.bytes(Array(transferBytes.prefix(200_000)), contentType: "application/octet-stream")
+            server.route("GET", "/report.bin", respond: body.with(fault: held))
             try await withFolder { folder in
                 let destination = folder.appendingPathComponent("report.bin")
-                let task = Task { try await client.download(Report(), to: destination) }
-                try await Task.sleep(for: .milliseconds(400))
+                let received = Level()
+                let task = Task {
+                    try await client.download(Report(), to: destination) { received.raise(to: Int($0.completedBytes)) }
+                }
+                #expect(await received.wait(until: 1, within: .seconds(120)))
                 task.cancel()
                 let error = await #expect(throws: CourierError.self) { try await task.value }
                 #expect(error?.kind == .cancelled)
@@ -131,32 +141,48 @@ import Testing
         }
     }
 
+    /// A download that lasts longer than its idle timeout but never goes quiet that long. The
+    /// server paces itself by what the client received: each chunk goes 500 ms after the client
+    /// reported the one before (or after 2 s, should that report have been throttled away), until
+    /// the download has lasted 1.25 × its timeout; then the rest comes at once. The gaps the client
+    /// sees stay far below its 20 s timeout (a sanitized build beside a busy suite and another
+    /// build once left more than 6 s between two chunks), the whole above it.
     @Test(arguments: TransportKind.allCases)
     func aSlowButSteadyDownloadOutlivesItsTimeout(kind: TransportKind) async throws {
+        let timeout = Duration.seconds(20), chunkSize = 2000
+        let received = Level()
+        let started = ContinuousClock.now
+        let steady = Fault.paced(chunkSize: chunkSize) { chunk in
+            guard chunk >= 1, ContinuousClock.now - started < timeout * 1.25 else { return }
+            _ = await received.wait(until: (chunk - 1) * chunkSize + 1, within: .seconds(2))
+            try? await Task.sleep(for: .milliseconds(500))
+        }
         try await withServer(kind) { server, client in
-            // 20 chunks 400 ms apart: 8 s in all, never near 5 s without a byte, even on a loaded machine.
-            let steady = MockResponse.bytes(Array(transferBytes.prefix(40_000)), contentType: "application/octet-stream")
-            server.route("GET", "/report.bin", respond: steady.with(fault: .drip(chunkSize: 2000, interval: .milliseconds(400))))
+            let bytes = Array(transferBytes.prefix(100 * chunkSize))
+            server.route("GET", "/report.bin", respond: MockResponse.bytes(bytes, contentType: "application/octet-stream").with(fault: steady))
             try await withFolder { folder in
                 let destination = folder.appendingPathComponent("report.bin")
-                _ = try await client.download(Report(timeout: .seconds(5)), to: destination)
-                #expect(try Data(contentsOf: destination) == Data(transferBytes.prefix(40_000)))
+                _ = try await client.download(Report(timeout: timeout), to: destination) { received.raise(to: Int($0.completedBytes)) }
+                #expect(try Data(contentsOf: destination) == Data(bytes))
+                // The premise: the download outlived its timeout (a slow machine only adds to this).
+                #expect(ContinuousClock.now - started > timeout)
             }
         }
     }
 
+    /// The body never comes within the test (120 s): the endpoint's 2 s idle timeout ends it.
     @Test(arguments: TransportKind.allCases)
     func aStalledDownloadTimesOutAfterItsIdleTimeout(kind: TransportKind) async throws {
-        try await withServer(kind) { server, client in
+        try await withServer(kind, configure: { $0.timeout = .seconds(300) }) { server, client in
             let stalled = MockResponse.bytes(Array(transferBytes.prefix(40_000)), contentType: "application/octet-stream")
-            server.route("GET", "/report.bin", respond: stalled.with(fault: .delayBody(.seconds(20))))
+            server.route("GET", "/report.bin", respond: stalled.with(fault: .delayBody(.seconds(120))))
             try await withFolder { folder in
                 let destination = folder.appendingPathComponent("report.bin")
                 let started = ContinuousClock.now
                 let error = await #expect(throws: CourierError.self) { try await client.download(Report(timeout: .seconds(2)), to: destination) }
                 #expect(error?.kind == .timedOut)
-                // Loose for a loaded machine, still well short of the 20 s stall.
-                #expect(ContinuousClock.now - started < .seconds(12))
+                // Half the stall: beyond any machine's slowness.
+                #expect(ContinuousClock.now - started < .seconds(60))
                 let leftovers = try contents(of: folder)
                 #expect(leftovers == [])
             }

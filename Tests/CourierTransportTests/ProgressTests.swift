@@ -45,8 +45,8 @@ import Testing
         server.route("PUT", "/upload", script: [.status(503), .json("{}")])
         let client = Client(
             baseURL: server.baseURL, transport: TransportKind.asyncHTTPClient.make(),
-            middlewares: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(10)))]
-        )
+            middlewares: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(10), totalDeadline: .seconds(600)))]
+        ) { $0.timeout = .seconds(300) }
         try await withFolder { folder in
             let file = folder.appendingPathComponent("photo.jpg")
             try Data(transferBytes).write(to: file)
@@ -78,13 +78,20 @@ import Testing
         }
     }
 
+    /// The server sends a first chunk and holds the rest until the test ends: the cancel comes
+    /// with the first progress, and only the cancel can end the download.
     @Test func aCancelledDownloadTaskFailsAsCancelled() async throws {
+        let rest = Level()
+        defer { rest.open() }
         try await withServer(.asyncHTTPClient) { server, client in
-            let drip = MockResponse.bytes(Array(transferBytes.prefix(200_000)), contentType: "application/octet-stream")
-            server.route("GET", "/report.bin", respond: drip.with(fault: .drip(chunkSize: 10_000, interval: .milliseconds(100))))
+            let held = Fault.paced(chunkSize: 10_000) { chunk in
+                if chunk >= 1 { await rest.wait() }
+            }
+            let body = MockResponse.bytes(Array(transferBytes.prefix(200_000)), contentType: "application/octet-stream")
+            server.route("GET", "/report.bin", respond: body.with(fault: held))
             try await withFolder { folder in
                 let transfer = client.downloadTask(Report(), to: folder.appendingPathComponent("report.bin"))
-                try await Task.sleep(for: .milliseconds(300))
+                for await progress in transfer.progress where progress.completedBytes > 0 { break }
                 transfer.cancel()
                 let error = await #expect(throws: CourierError.self) { try await transfer.value }
                 #expect(error?.kind == .cancelled)

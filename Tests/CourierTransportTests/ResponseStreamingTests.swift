@@ -9,7 +9,7 @@ import Testing
 /// Response bodies stream through the transport and the chain; they are gathered once, at the
 /// client's edge, and every read on the way is bounded.
 @Suite struct ResponseStreamingTests {
-    private let context = RequestContext(endpoint: "Stream", cachePolicy: .withoutCache, isIdempotent: true, timeout: .seconds(30))
+    private let context = RequestContext(endpoint: "Stream", cachePolicy: .withoutCache, isIdempotent: true, timeout: .seconds(300))
 
     @Test func theAsyncHTTPClientTransportHandsTheBodyOverAsItArrives() async throws {
         let server = try await MockServer.start()
@@ -34,19 +34,25 @@ import Testing
         }
     }
 
+    /// The server sends a first chunk and holds the rest until the test ends: only dropping the
+    /// body can free the connection.
     @Test func anUnreadBodyFreesItsConnectionAtOnce() async throws {
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
-        // 200 kB over 20 s: only dropping the body can end the exchange early.
+        let rest = Level()
+        defer { rest.open() }
         let body = String(repeating: "x", count: 200_000)
-        server.route("GET", "/drip", respond: .text(body).with(fault: .drip(chunkSize: 1000, interval: .milliseconds(100))))
+        let held = Fault.paced(chunkSize: 1000) { chunk in
+            if chunk >= 1 { await rest.wait() }
+        }
+        server.route("GET", "/drip", respond: .text(body).with(fault: held))
         let transport = AsyncHTTPClientTransport()
         let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/drip")
         try await RequestContext.$current.withValue(context) {
             let (response, _) = try await transport.send(request, body: nil, baseURL: server.baseURL, operationID: "Stream")
             #expect(response.status == .ok)
         }
-        #expect(await server.waitUntilConnectionsClosed(timeout: .seconds(3)), "the dropped body kept its connection open")
+        #expect(await server.waitUntilConnectionsClosed(timeout: .seconds(120)), "the dropped body kept its connection open")
     }
 
     private struct Drip: Endpoint {
@@ -54,37 +60,45 @@ import Testing
         var path: EndpointPath { "/drip" }
     }
 
+    /// The server sends each 1000-byte chunk only once the caller has read the one before: a
+    /// transport that gathered the body would never get past the first (and fail at its idle timeout).
     @Test(arguments: TransportKind.allCases)
     func bytesForHandsEachChunkOverAsItArrives(kind: TransportKind) async throws {
         try await withServer(kind) { server, client in
-            // 10 chunks 400 ms apart: the first is read long before the last is sent, even on a loaded machine.
             let body = Array(repeating: UInt8(ascii: "x"), count: 10_000)
-            server.route("GET", "/drip", respond: .bytes(body, contentType: "text/plain").with(fault: .drip(chunkSize: 1000, interval: .milliseconds(400))))
+            let read = Level()
+            let paced = Fault.paced(chunkSize: 1000) { chunk in await read.wait(until: chunk * 1000) }
+            server.route("GET", "/drip", respond: .bytes(body, contentType: "text/plain").with(fault: paced))
             let response = try await client.bytes(for: Drip())
-            var arrivals: [ContinuousClock.Instant] = []
-            var count = 0
+            var count = 0, arrivals = 0
             for try await chunk in response.value {
-                arrivals.append(.now)
+                arrivals += 1
                 count += chunk.count
+                read.raise(to: count)
             }
             #expect(count == body.count)
-            let first = try #require(arrivals.first), last = try #require(arrivals.last)
-            #expect(last - first > .seconds(1), "the body came at once: it was gathered, not streamed")
+            #expect(arrivals >= 10)
         }
     }
 
+    /// The server sends a first chunk and holds the rest until the test ends: only dropping the
+    /// body can free the connection.
     @Test(arguments: TransportKind.allCases)
     func aDroppedStreamFreesItsConnection(kind: TransportKind) async throws {
+        let rest = Level()
+        defer { rest.open() }
         try await withServer(kind) { server, client in
-            // 200 kB over 20 s: only dropping the body can end the exchange early.
             let body = Array(repeating: UInt8(ascii: "x"), count: 200_000)
-            server.route("GET", "/drip", respond: .bytes(body, contentType: "text/plain").with(fault: .drip(chunkSize: 1000, interval: .milliseconds(100))))
+            let held = Fault.paced(chunkSize: 1000) { chunk in
+                if chunk >= 1 { await rest.wait() }
+            }
+            server.route("GET", "/drip", respond: .bytes(body, contentType: "text/plain").with(fault: held))
             do {
                 let response = try await client.bytes(for: Drip())
                 var iterator = response.value.makeAsyncIterator()
                 _ = try await iterator.next()
             }
-            #expect(await server.waitUntilConnectionsClosed(timeout: .seconds(5)), "the dropped body kept its connection open")
+            #expect(await server.waitUntilConnectionsClosed(timeout: .seconds(120)), "the dropped body kept its connection open")
         }
     }
 

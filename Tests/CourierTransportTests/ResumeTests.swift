@@ -80,8 +80,8 @@ import Testing
         routeCutOnce(server, bytes: large, cutAfter: cut)
         let client = Client(
             baseURL: server.baseURL, transport: kind.make(),
-            middlewares: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(10)))]
-        )
+            middlewares: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(10), totalDeadline: .seconds(600)))]
+        ) { $0.timeout = .seconds(300) }
         try await withFolder { folder in
             let destination = folder.appendingPathComponent("report.bin")
             let response = try await client.download(Report(), to: destination)

@@ -5,8 +5,9 @@ import CourierTesting
 import Foundation
 import Testing
 
-/// 10,000 calls from 100 tasks against a server that misbehaves at random, with random cancellations.
-/// Bounded in count and time, loopback only.
+/// 10,000 calls from 25 tasks against a server that misbehaves at random, with random cancellations.
+/// Bounded in count and time, loopback only. 25 tasks keep two cores busy without flooding the shared
+/// pool so long that the suite's other tests (run beside it) wait seconds for a turn.
 @Suite struct StressTests {
     @Test func everyCallEndsExactlyOnceAndNoConnectionLeaks() async throws {
         let server = try await MockServer.start()
@@ -32,9 +33,9 @@ import Testing
         let started = ContinuousClock.now
         let tally = Locked([String: Int]())
         await withTaskGroup(of: Void.self) { group in
-            for worker in 0..<100 {
+            for worker in 0..<25 {
                 group.addTask {
-                    for index in 0..<100 {
+                    for index in 0..<400 {
                         let call = Task { try await client.send(Call<Item>(path: "/stress/\(worker)-\(index)")) }
                         if Int.random(in: 0..<10) == 0 {
                             try? await Task.sleep(for: .milliseconds(Int.random(in: 0...20)))
@@ -55,7 +56,7 @@ import Testing
         }
         let elapsed = ContinuousClock.now - started
         try await httpClient.shutdown()
-        let allClosed = await server.waitUntilConnectionsClosed(timeout: .seconds(5))
+        let allClosed = await server.waitUntilConnectionsClosed(timeout: .seconds(60))
         let open = server.connectionsOpen
         try await server.shutdown()
 
@@ -64,9 +65,13 @@ import Testing
         #expect(outcomes.values.reduce(0, +) == 10_000)
         #expect(outcomes["wrong value"] == nil)
         #expect(outcomes.keys.allSatisfy { !$0.hasPrefix("untyped") })
-        // Most calls succeed (about 88% in a debug build); under a sanitizer everything is ~10× slower
-        // and the 300 ms timeout trips far more often, so the floor only proves the mix works.
-        #expect((outcomes["success"] ?? 0) > 2_500)
+        // How many calls the 300 ms timeout ends depends on the machine's speed (most in a sanitized
+        // build on a loaded machine); of the others, neither cancelled nor timed out, nearly all
+        // succeed whatever the speed: only a retried 503 or a connection lost three times fails.
+        let success = outcomes["success"] ?? 0
+        let ended = outcomes.filter { $0.key != "cancelled" && $0.key != "timedOut" }.values.reduce(0, +)
+        #expect(success > 0)
+        #expect(Double(success) >= 0.9 * Double(ended), "of \(ended) calls neither cancelled nor timed out, \(success) succeeded")
         #expect(allClosed, "connections still open: \(open)")
     }
 }

@@ -1,6 +1,9 @@
+import AsyncHTTPClient
 import Courier
+import CourierAsyncHTTPClient
 import CourierTesting
 import Foundation
+import NIOCore
 import Testing
 
 /// One suite, run against every transport over a real loopback server.
@@ -175,42 +178,45 @@ import Testing
         try await withServer(kind) { server, client in
             try await server.goDown()
             let started = ContinuousClock.now
-            let error = await #expect(throws: CourierError.self) { try await client.send(Call<Item>(timeout: .seconds(30))) }
+            let error = await #expect(throws: CourierError.self) { try await client.send(Call<Item>(timeout: .seconds(300))) }
             #expect(error?.kind == .noConnection)
             #expect(error?.errorDescription == "No Internet connection")
             #expect(error?.detail.contains("(error set)") == false, "a readable detail: \(error?.detail ?? "")")
-            // Far short of the 30 s timeout it would otherwise wait for; loose for a loaded machine.
-            #expect(ContinuousClock.now - started < .seconds(10))
+            // It didn't wait for the 300 s timeout: half of it is beyond any machine's slowness.
+            #expect(ContinuousClock.now - started < .seconds(150))
         }
     }
 
+    /// The endpoint's timeout, not the client's (300 s), ends a call the server never answers.
     @Test(arguments: TransportKind.allCases)
     func aServerThatNeverAnswersTimesOut(kind: TransportKind) async throws {
-        try await withServer(kind) { server, client in
+        try await withServer(kind, configure: { $0.timeout = .seconds(300) }) { server, client in
             server.route("GET", "/items", respond: MockResponse.status(200).with(fault: .neverAnswer))
             let started = ContinuousClock.now
             let error = await #expect(throws: CourierError.self) { try await client.send(Call<Item>(timeout: .milliseconds(1200))) }
             let elapsed = ContinuousClock.now - started
             #expect(error?.kind == .timedOut)
+            // Not before the timeout (a slow machine only adds to this)...
             #expect(elapsed >= .milliseconds(1100))
-            // The server never answers: any bound proves the timeout; this one is loose for a loaded machine.
-            #expect(elapsed < .seconds(10))
+            // ...and not at the client's 300 s: half of it is beyond any machine's slowness.
+            #expect(elapsed < .seconds(150))
         }
     }
 
     @Test(arguments: TransportKind.allCases)
     func aBodyThatArrivesTooSlowlyTimesOut(kind: TransportKind) async throws {
-        // The head comes at once; the body would take 30 s. The timeout covers the whole response.
-        try await withServer(kind) { server, client in
+        // The head comes at once, then a byte every 100 ms: the body would take 100 s, and no gap
+        // comes near the 1.2 s timeout, which covers the whole response (not the time between bytes).
+        try await withServer(kind, configure: { $0.timeout = .seconds(300) }) { server, client in
             let body = "[" + String(repeating: "1,", count: 500) + "1]"
-            server.route("GET", "/drip", respond: .json(body).with(fault: .drip(chunkSize: 10, interval: .milliseconds(300))))
+            server.route("GET", "/drip", respond: .json(body).with(fault: .drip(chunkSize: 1, interval: .milliseconds(100))))
             let started = ContinuousClock.now
             let error = await #expect(throws: CourierError.self) { try await client.send(Call<[Int]>(path: "/drip", timeout: .milliseconds(1200))) }
             let elapsed = ContinuousClock.now - started
             #expect(error?.kind == .timedOut)
             #expect(elapsed >= .milliseconds(1100))
-            // Loose for a loaded 2-core machine, still well short of the whole body.
-            #expect(elapsed < .seconds(15))
+            // Half the body's 100 s: beyond any machine's slowness, far short of the whole body.
+            #expect(elapsed < .seconds(50))
         }
     }
 
@@ -223,10 +229,13 @@ import Testing
         }
     }
 
-    /// 8 MiB dripped over ~26 s against a 256 KiB limit: the transport stops reading at the limit
-    /// (announced or not), so a huge response never costs more than the limit, in memory or in time.
+    /// 8 MiB against a 256 KiB limit, of which the server sends 512 KiB and holds the rest back
+    /// until the test ends: the call can only fail with `bodyTooLarge` if the transport stops reading
+    /// at the limit (announced or not), so a huge response never costs more than the limit.
     @Test(arguments: TransportKind.allCases, [true, false])
     func aBodyOverTheLimitIsRejectedWhileItArrives(kind: TransportKind, announced: Bool) async throws {
+        let rest = Level()
+        defer { rest.open() }
         try await withServer(kind, configure: { $0.maximumBodySize = 256 * 1024 }) { server, client in
             let chunk = [UInt8](repeating: UInt8(ascii: "1"), count: 64 * 1024)
             let response: MockResponse
@@ -237,45 +246,75 @@ import Testing
                 let framed = Array(repeating: Array("10000\r\n".utf8) + chunk + Array("\r\n".utf8), count: 128).flatMap { $0 }
                 response = MockResponse(status: 200, headers: [MockHeader("Transfer-Encoding", "chunked")], body: framed + Array("0\r\n\r\n".utf8))
             }
-            server.route("GET", "/huge", respond: response.with(fault: .drip(chunkSize: 64 * 1024, interval: .milliseconds(200))))
-            let started = ContinuousClock.now
-            let error = await #expect(throws: CourierError.self) { try await client.send(Call<Data>(path: "/huge")) }
-            #expect(error?.kind == .bodyTooLarge)
-            // The limit is reached after ~1 s; the bound is loose for a loaded machine.
-            #expect(ContinuousClock.now - started < .seconds(12), "the whole body was read before failing")
+            let held = Fault.paced(chunkSize: 64 * 1024) { chunk in
+                if chunk >= 8 { await rest.wait() }
+            }
+            server.route("GET", "/huge", respond: response.with(fault: held))
+            // A transport that read on would wait for the rest until this timeout: `timedOut`.
+            let error = await #expect(throws: CourierError.self) { try await client.send(Call<Data>(path: "/huge", timeout: .seconds(60))) }
+            #expect(error?.kind == .bodyTooLarge, "the transport read past the limit")
         }
     }
 
+    /// The server sends a first chunk and holds the rest until the test ends, so only the cancel
+    /// can end the call.
     @Test(arguments: TransportKind.allCases)
     func cancellingMidResponseIsPromptAndFreesTheConnection(kind: TransportKind) async throws {
-        try await withServer(kind) { server, client in
+        let firstSent = Level(), rest = Level()
+        defer { rest.open() }
+        try await withServer(kind, configure: { $0.timeout = .seconds(300) }) { server, client in
             let body = "[" + String(repeating: "1,", count: 5000) + "1]"
-            server.route("GET", "/slow", respond: .json(body).with(fault: .drip(chunkSize: 100, interval: .milliseconds(150))))
+            let held = Fault.paced(chunkSize: 100) { chunk in
+                guard chunk >= 1 else { return }
+                firstSent.open()
+                await rest.wait()
+            }
+            server.route("GET", "/slow", respond: .json(body).with(fault: held))
             let task = Task { try await client.send(Call<[Int]>(path: "/slow")) }
-            // Mid-response: the server has the request (on a loaded machine 300 ms may not be enough
-            // to send it, and a connection opened for a request cancelled before it went out is pooled).
-            let sent = ContinuousClock.now + .seconds(10)
-            while server.requestCount("/slow") == 0, ContinuousClock.now < sent { try await Task.sleep(for: .milliseconds(10)) }
-            try await Task.sleep(for: .milliseconds(300))
+            // Mid-response: the server has sent the head and the first chunk.
+            #expect(await firstSent.wait(within: .seconds(120)))
             let started = ContinuousClock.now
             task.cancel()
             let error = await #expect(throws: CourierError.self) { try await task.value }
             #expect(error?.kind == .cancelled)
-            // The drip would take 15 s more; the bound is loose for sanitizer builds on a loaded machine.
-            #expect(ContinuousClock.now - started < .seconds(7))
-            #expect(await server.waitUntilConnectionsClosed(timeout: .seconds(10)))
+            // Not at the 300 s timeout: half of it is beyond any machine's slowness.
+            #expect(ContinuousClock.now - started < .seconds(150))
+            #expect(await server.waitUntilConnectionsClosed(timeout: .seconds(120)))
         }
     }
 
+    /// 64 calls, more than the connection pool holds: the queued ones wait for a connection. The
+    /// pool's wait (10 s by default) and the calls' timeout are sized for a loaded 2-core machine.
     @Test(arguments: TransportKind.allCases)
     func manyConcurrentCallsAllSucceed(kind: TransportKind) async throws {
-        try await withServer(kind) { server, client in
-            server.route("GET", "/items/*") { request in .json(#"{"id":\#(request.path.split(separator: "/").last ?? "0"),"title":"t"}"#) }
-            let ids = try await withThrowingTaskGroup(of: Int.self) { group in
+        let server = try await MockServer.start()
+        var httpClient: HTTPClient?
+        let transport: any ClientTransport
+        switch kind {
+        case .urlSession:
+            transport = kind.make()
+        case .asyncHTTPClient:
+            var configuration = AsyncHTTPClientTransport.recommendedConfiguration
+            configuration.timeout.connect = .seconds(300)
+            let made = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            httpClient = made
+            transport = AsyncHTTPClientTransport(client: made)
+        }
+        let client = Client(baseURL: server.baseURL, transport: transport) { $0.timeout = .seconds(300) }
+        server.route("GET", "/items/*") { request in .json(#"{"id":\#(request.path.split(separator: "/").last ?? "0"),"title":"t"}"#) }
+        var ids = Set<Int>()
+        var failure: (any Error)?
+        do {
+            ids = try await withThrowingTaskGroup(of: Int.self) { group in
                 for id in 1...64 { group.addTask { try await client.send(Call<Item>(path: "/items/\(id)")).id } }
                 return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
             }
-            #expect(ids == Set(1...64))
+        } catch {
+            failure = error
         }
+        try? await httpClient?.shutdown()
+        try await server.shutdown()
+        #expect(failure == nil, "a call failed: \(String(describing: failure))")
+        #expect(ids == Set(1...64))
     }
 }

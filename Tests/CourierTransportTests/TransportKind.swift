@@ -18,14 +18,19 @@ enum TransportKind: String, CaseIterable, CustomTestStringConvertible, Sendable 
     var testDescription: String { rawValue }
 }
 
-/// A mock server on 127.0.0.1:0 and a client for it, shut down after `body`.
+/// A mock server on 127.0.0.1:0 and a client for it, shut down after `body`. The client's timeout
+/// is 300 s unless `configure` sets another: a test that wants a timeout sets it, and no other call
+/// fails for a loaded machine (a sanitized build beside others once took 28 s for a 3 MiB upload).
 func withServer<T>(
     _ kind: TransportKind,
     configure: (inout Client.Configuration) -> Void = { _ in },
     _ body: (MockServer, Client) async throws -> T
 ) async throws -> T {
     let server = try await MockServer.start()
-    let client = Client(baseURL: server.baseURL, transport: kind.make(), configure: configure)
+    let client = Client(baseURL: server.baseURL, transport: kind.make()) { configuration in
+        configuration.timeout = .seconds(300)
+        configure(&configuration)
+    }
     do {
         let result = try await body(server, client)
         try await server.shutdown()

@@ -121,6 +121,10 @@ final class MockConnectionHandler: ChannelInboundHandler {
             writeHead(head, context: context)
             context.flush()
             drip(body[...], chunkSize: chunkSize, interval: interval, keepAlive: keepAlive, context: context)
+        case .paced(let chunkSize, let gate):
+            writeHead(head, context: context)
+            context.flush()
+            pace(body[...], index: 0, chunkSize: chunkSize, gate: gate, keepAlive: keepAlive, context: context)
         case .closeMidBody(let count):
             closeAfterWriting(head, body.prefix(count), context: context)
         case .reset:
@@ -147,6 +151,35 @@ final class MockConnectionHandler: ChannelInboundHandler {
             } else {
                 context.flush()
                 handler.drip(rest, chunkSize: chunkSize, interval: interval, keepAlive: keepAlive, context: context)
+            }
+        }
+    }
+
+    /// Sends the next chunk once the gate opened for it, on the connection's loop, while it is open.
+    private func pace(
+        _ remaining: ArraySlice<UInt8>,
+        index: Int,
+        chunkSize: Int,
+        gate: PaceGate,
+        keepAlive: Bool,
+        context: ChannelHandlerContext
+    ) {
+        let core = self.core
+        let loop = context.eventLoop
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
+        Task {
+            await gate.before(index)
+            core.execute(on: loop) {
+                let (handler, context) = bound.value
+                guard context.channel.isActive else { return }
+                handler.writeBody(remaining.prefix(chunkSize), context: context)
+                let rest = remaining.dropFirst(chunkSize)
+                if rest.isEmpty {
+                    handler.finish(keepAlive: keepAlive, context: context)
+                } else {
+                    context.flush()
+                    handler.pace(rest, index: index + 1, chunkSize: chunkSize, gate: gate, keepAlive: keepAlive, context: context)
+                }
             }
         }
     }

@@ -50,7 +50,12 @@ import OpenCombine
         #expect(alice.source == .cache)
         #expect(alice.value["owner"]?.string == "Bearer token-a")
         credentials.signOut()
-        try await Task.sleep(for: .milliseconds(100))
+        // The partition is cleared in the background: wait until alice's entry is gone, bob's kept.
+        let cleared = try await eventually {
+            await fixture.store.flush()
+            return try await fixture.store.statistics().entryCount == 1
+        }
+        #expect(cleared, "alice's partition was not cleared")
         credentials.update(.bearer("token-a3", identity: "alice"))
         #expect(try await fixture.client.response(for: Feed(), cachePolicy: .alwaysUseCache).source == .network)
     }

@@ -155,7 +155,7 @@ import Testing
                 _ = try await Self.client(server, store).send(Feed(), cachePolicy: .followHTTP)
             }
             // The writer holds the store until the response is written, then lets it go.
-            for _ in 0 ..< 100 where released != nil { try await Task.sleep(for: .milliseconds(20)) }
+            _ = await eventually { released == nil }
             #expect(released == nil)
             let reopened = try CacheStore(fileURL: file, maximumSize: 1 << 20)
             #expect(try await reopened.statistics().entryCount == 1)
@@ -204,8 +204,10 @@ import Testing
                 _ = try await client.send(Feed(), cachePolicy: .followHTTP)
                 finished.withLock { $0 = true }
             }
-            for _ in 0 ..< 500 where store.pending.size.count == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            _ = await eventually { store.pending.size.count > 0 }
             #expect(store.pending.size.count == 1)
+            // Nothing signals that the caller is still waiting: a short grace for a wrong return to
+            // show (it can't make this fail).
             try await Task.sleep(for: .milliseconds(300))
             #expect(!finished.current, "the response is larger than the limit: the caller waits")
             paused.release()

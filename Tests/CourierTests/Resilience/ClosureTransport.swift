@@ -81,6 +81,14 @@ final class Signal: Sendable {
         return count
     }
 
+    /// Whether the count reached `target` within `limit`, checked every 5 ms: for a wait that a
+    /// broken behaviour would leave unanswered (the limit is a backstop, far beyond a passing run).
+    func wait(for target: Int = 1, within limit: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while count < target, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+        return count >= target
+    }
+
     /// Waits until the count reaches `target`.
     func wait(for target: Int = 1) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

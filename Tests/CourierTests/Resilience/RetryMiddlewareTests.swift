@@ -7,7 +7,7 @@ import Testing
 
 extension ResilienceTests {
     /// The retry middleware run through a real client, with a manual clock instead of sleeping.
-    @Suite(.timeLimit(.minutes(1))) struct RetryMiddlewareTests {
+    @Suite(.timeLimit(.minutes(10))) struct RetryMiddlewareTests {
         let clock = ManualClock()
         let attempts = Signal()
 

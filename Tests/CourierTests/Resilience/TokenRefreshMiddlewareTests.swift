@@ -6,7 +6,7 @@ import Testing
 
 extension ResilienceTests {
     /// Single-flight token refresh run through a real client.
-    @Suite(.timeLimit(.minutes(1))) struct TokenRefreshMiddlewareTests {
+    @Suite(.timeLimit(.minutes(10))) struct TokenRefreshMiddlewareTests {
         let store = CredentialStore(.bearer("old", identity: "u1", refreshToken: "r1"))
         /// Counts transport calls.
         let calls = Signal()
