@@ -3,6 +3,7 @@ import Courier
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOHTTP2
 import NIOHTTPCompression
 import NIOSSL
 
@@ -54,6 +55,9 @@ extension AsyncHTTPClientTransport {
             }
         }
         if let error = error as? NIOSSLError { return mapTLS(error) }
+        if error is NIOHTTP2Errors.StreamClosed {
+            return CourierError(.connectionLost, detail: "The server closed the HTTP/2 stream before the response was complete", underlying: error)
+        }
         if let error = error as? NIOHTTPDecompression.DecompressionError {
             if error == .limit {
                 return CourierError(.bodyTooLarge, detail: "The compressed body grew more than \(decompressionRatioLimit) times its size", underlying: error)

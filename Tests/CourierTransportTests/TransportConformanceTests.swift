@@ -6,11 +6,12 @@ import Foundation
 import NIOCore
 import Testing
 
-/// One suite, run against every transport over a real loopback server.
+/// One suite, run against every transport over a real loopback server: plain HTTP/1.1, and HTTPS
+/// over HTTP/1.1 and HTTP/2 where the transport trusts the server's test CA (see ``Wire``).
 @Suite struct TransportConformanceTests {
-    @Test(arguments: TransportKind.allCases)
-    func getPlacesParametersInTheQueryAndDecodes(kind: TransportKind) async throws {
-        try await withServer(kind) { server, client in
+    @Test(arguments: Wire.allCases)
+    func getPlacesParametersInTheQueryAndDecodes(wire: Wire) async throws {
+        try await withServer(wire) { server, client in
             server.route("GET", "/items", respond: .json(#"{"id":1,"title":"café ☕"}"#))
             let item = try await client.send(Call<Item>(parameters: ["q": "a b&c", "n": 2]))
             #expect(item == Item(id: 1, title: "café ☕"))
@@ -22,9 +23,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases, [HTTPRequest.Method.post, .put, .patch, .delete])
-    func methodsAndBodiesReachTheServer(kind: TransportKind, method: HTTPRequest.Method) async throws {
-        try await withServer(kind) { server, client in
+    @Test(arguments: Wire.allCases, [HTTPRequest.Method.post, .put, .patch, .delete])
+    func methodsAndBodiesReachTheServer(wire: Wire, method: HTTPRequest.Method) async throws {
+        try await withServer(wire) { server, client in
             server.route(nil, "/items", respond: .status(204))
             _ = try await client.send(Call<Empty>(method: method, parameters: ["title": "t"]))
             let request = try #require(server.lastRequest)
@@ -38,14 +39,14 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func requestHeadersAreSentAndRepeatedResponseFieldsAreKept(kind: TransportKind) async throws {
-        try await withServer(kind) { server, client in
+    @Test(arguments: Wire.allCases)
+    func requestHeadersAreSentAndRepeatedResponseFieldsAreKept(wire: Wire) async throws {
+        try await withServer(wire) { server, client in
             server.route("GET", "/cookies", respond: .json("{}").adding(header: "Set-Cookie", value: "a=1; Path=/").adding(header: "Set-Cookie", value: "b=2; Path=/"))
             let response = try await client.response(for: Call<JSON>(path: "/cookies", headers: [.init("X-Trace")!: "abc"]))
             #expect(server.lastRequest?.header("X-Trace") == "abc")
             let cookies = response.headers[values: .setCookie]
-            switch kind {
+            switch wire.kind {
             case .asyncHTTPClient:
                 #expect(cookies == ["a=1; Path=/", "b=2; Path=/"])
             case .urlSession:
@@ -57,9 +58,9 @@ import Testing
     }
 
     /// A value with line breaks can't add a header line; non-ASCII text arrives as its UTF-8 bytes.
-    @Test(arguments: TransportKind.allCases)
-    func aHeaderValueCanNotInjectALineAndUnicodeArrivesIntact(kind: TransportKind) async throws {
-        try await withServer(kind) { server, client in
+    @Test(arguments: Wire.allCases)
+    func aHeaderValueCanNotInjectALineAndUnicodeArrivesIntact(wire: Wire) async throws {
+        try await withServer(wire) { server, client in
             server.route("GET", "/items", respond: .json("{}"))
             let headers: HTTPFields = [.init("X-Note")!: "a\r\nX-Injected: 1", .init("X-City")!: "Zürich"]
             _ = try await client.send(Call<JSON>(headers: headers))
@@ -72,10 +73,10 @@ import Testing
 
     /// A proxy's 3 MB error page is still the server's error (status and evidence), not a body too
     /// large, and the connection it arrived on is freed.
-    @Test(arguments: TransportKind.allCases, [CachePolicy.withoutCache, .followHTTP])
-    func anErrorPageLargerThanTheLimitIsStillTheServersError(kind: TransportKind, policy: CachePolicy) async throws {
+    @Test(arguments: Wire.allCases, [CachePolicy.withoutCache, .followHTTP])
+    func anErrorPageLargerThanTheLimitIsStillTheServersError(wire: Wire, policy: CachePolicy) async throws {
         // `followHTTP` turns on the in-flight sharing of GETs, which reads the answer too.
-        try await withServer(kind, configure: { $0.maximumBodySize = 1 << 20; $0.cachePolicy = policy }) { server, client in
+        try await withServer(wire, configure: { $0.maximumBodySize = 1 << 20; $0.cachePolicy = policy }) { server, client in
             let page = "<html><h1>502 Bad Gateway</h1>" + String(repeating: "x", count: 3 << 20) + "</html>"
             server.route("GET", "/items", respond: .text(page, status: 502, contentType: "text/html"))
             server.route("GET", "/ok", respond: .json("{}"))
@@ -90,13 +91,14 @@ import Testing
     /// A `Content-Length` that is not a number is an invalid response on both transports, and the
     /// connection is not reused. (An over-large or listed one also fails over AsyncHTTPClient;
     /// curl on Linux reads a prefix of it and waits for bytes that don't come, until the timeout.)
-    @Test(arguments: TransportKind.allCases, ["abc", "-5"])
-    func aContentLengthThatIsNotANumberIsAnInvalidResponse(kind: TransportKind, value: String) async throws {
-        try await withServer(kind) { server, client in
+    // HTTP/2 frames its bodies itself: a malformed Content-Length line is HTTP/1.1's to send.
+    @Test(arguments: Wire.allCases.filter { $0.tls?.offersHTTP2 != true }, ["abc", "-5"])
+    func aContentLengthThatIsNotANumberIsAnInvalidResponse(wire: Wire, value: String) async throws {
+        try await withServer(wire) { server, client in
             server.route("GET", "/items", respond: .json("[]").adding(header: "Content-Length", value: value))
             server.route("GET", "/ok", respond: .json("{}"))
             let error = await #expect(throws: CourierError.self) { try await client.send(Call<[Item]>()) }
-            #expect(error?.kind == .invalidResponse)
+            #expect(error?.kind == .invalidResponse, "\(String(describing: error))")
             _ = try await client.send(Call<JSON>(path: "/ok"))
         }
     }
@@ -112,9 +114,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func errorStatusesCarryTheServersMessage(kind: TransportKind) async throws {
-        try await withServer(kind) { server, client in
+    @Test(arguments: Wire.allCases)
+    func errorStatusesCarryTheServersMessage(wire: Wire) async throws {
+        try await withServer(wire) { server, client in
             server.route("GET", "/items", respond: .json(#"{"message":"Item is gone"}"#, status: 410))
             let error = await #expect(throws: CourierError.self) { try await client.send(Call<Item>()) }
             #expect(error?.kind == .server)
@@ -124,9 +126,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func anHTMLBadGatewayPageIsAnUnacceptableStatus(kind: TransportKind) async throws {
-        try await withServer(kind) { server, client in
+    @Test(arguments: Wire.allCases)
+    func anHTMLBadGatewayPageIsAnUnacceptableStatus(wire: Wire) async throws {
+        try await withServer(wire) { server, client in
             server.route("GET", "/items", respond: .text("<html><h1>502 Bad Gateway</h1></html>", status: 502, contentType: "text/html"))
             let error = await #expect(throws: CourierError.self) { try await client.send(Call<Item>()) }
             #expect(error?.kind == .unacceptableStatus)
@@ -134,48 +136,48 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases, [
+    @Test(arguments: Wire.allCases, [
         #"{"id":1,"title":"#, "not json", "", #"{"id":1}"#, #"{"id":1,"title":null}"#,
     ])
-    func badPayloadsAreDecodingErrors(kind: TransportKind, body: String) async throws {
-        try await withServer(kind) { server, client in
+    func badPayloadsAreDecodingErrors(wire: Wire, body: String) async throws {
+        try await withServer(wire) { server, client in
             server.route("GET", "/items", respond: .json(body))
             let error = await #expect(throws: CourierError.self) { try await client.send(Call<Item>()) }
             #expect(error?.kind == .decodingFailed)
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func nonUTF8BytesAreADecodingError(kind: TransportKind) async throws {
-        try await withServer(kind) { server, client in
+    @Test(arguments: Wire.allCases)
+    func nonUTF8BytesAreADecodingError(wire: Wire) async throws {
+        try await withServer(wire) { server, client in
             server.route("GET", "/items", respond: .bytes([0xC3, 0x28, 0xFF, 0xFE], contentType: "application/json"))
             let error = await #expect(throws: CourierError.self) { try await client.send(Call<Item>()) }
             #expect(error?.kind == .decodingFailed)
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func aTruncatedBodyIsALostConnection(kind: TransportKind) async throws {
-        try await withServer(kind) { server, client in
+    @Test(arguments: Wire.allCases)
+    func aTruncatedBodyIsALostConnection(wire: Wire) async throws {
+        try await withServer(wire) { server, client in
             let body = #"{"id":1,"title":""# + String(repeating: "x", count: 4000) + #""}"#
             server.route("GET", "/items", respond: .json(body).with(fault: .closeMidBody(afterBytes: 100)))
             let error = await #expect(throws: CourierError.self) { try await client.send(Call<Item>()) }
-            #expect(error?.kind == .connectionLost)
+            #expect(error?.kind == .connectionLost, "\(String(describing: error))")
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func aResetConnectionIsALostConnection(kind: TransportKind) async throws {
-        try await withServer(kind) { server, client in
+    @Test(arguments: Wire.allCases)
+    func aResetConnectionIsALostConnection(wire: Wire) async throws {
+        try await withServer(wire) { server, client in
             server.route("GET", "/items", respond: MockResponse.status(200).with(fault: .reset))
             let error = await #expect(throws: CourierError.self) { try await client.send(Call<Item>()) }
             #expect(error?.kind == .connectionLost)
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func aRefusedConnectionIsNoConnectionAndFast(kind: TransportKind) async throws {
-        try await withServer(kind) { server, client in
+    @Test(arguments: Wire.allCases)
+    func aRefusedConnectionIsNoConnectionAndFast(wire: Wire) async throws {
+        try await withServer(wire) { server, client in
             try await server.goDown()
             let started = ContinuousClock.now
             let error = await #expect(throws: CourierError.self) { try await client.send(Call<Item>(timeout: .seconds(300))) }
@@ -188,9 +190,9 @@ import Testing
     }
 
     /// The endpoint's timeout, not the client's (300 s), ends a call the server never answers.
-    @Test(arguments: TransportKind.allCases)
-    func aServerThatNeverAnswersTimesOut(kind: TransportKind) async throws {
-        try await withServer(kind, configure: { $0.timeout = .seconds(300) }) { server, client in
+    @Test(arguments: Wire.allCases)
+    func aServerThatNeverAnswersTimesOut(wire: Wire) async throws {
+        try await withServer(wire, configure: { $0.timeout = .seconds(300) }) { server, client in
             server.route("GET", "/items", respond: MockResponse.status(200).with(fault: .neverAnswer))
             let started = ContinuousClock.now
             let error = await #expect(throws: CourierError.self) { try await client.send(Call<Item>(timeout: .milliseconds(1200))) }
@@ -203,11 +205,11 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func aBodyThatArrivesTooSlowlyTimesOut(kind: TransportKind) async throws {
+    @Test(arguments: Wire.allCases)
+    func aBodyThatArrivesTooSlowlyTimesOut(wire: Wire) async throws {
         // The head comes at once, then a byte every 100 ms: the body would take 100 s, and no gap
         // comes near the 1.2 s timeout, which covers the whole response (not the time between bytes).
-        try await withServer(kind, configure: { $0.timeout = .seconds(300) }) { server, client in
+        try await withServer(wire, configure: { $0.timeout = .seconds(300) }) { server, client in
             let body = "[" + String(repeating: "1,", count: 500) + "1]"
             server.route("GET", "/drip", respond: .json(body).with(fault: .drip(chunkSize: 1, interval: .milliseconds(100))))
             let started = ContinuousClock.now
@@ -220,9 +222,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func aBodyOverTheLimitIsRejected(kind: TransportKind) async throws {
-        try await withServer(kind, configure: { $0.maximumBodySize = 64 * 1024 }) { server, client in
+    @Test(arguments: Wire.allCases)
+    func aBodyOverTheLimitIsRejected(wire: Wire) async throws {
+        try await withServer(wire, configure: { $0.maximumBodySize = 64 * 1024 }) { server, client in
             server.route("GET", "/big", respond: .json("[" + String(repeating: "1,", count: 100_000) + "1]"))
             let error = await #expect(throws: CourierError.self) { try await client.send(Call<[Int]>(path: "/big")) }
             #expect(error?.kind == .bodyTooLarge)
@@ -232,11 +234,11 @@ import Testing
     /// 8 MiB against a 256 KiB limit, of which the server sends 512 KiB and holds the rest back
     /// until the test ends: the call can only fail with `bodyTooLarge` if the transport stops reading
     /// at the limit (announced or not), so a huge response never costs more than the limit.
-    @Test(arguments: TransportKind.allCases, [true, false])
-    func aBodyOverTheLimitIsRejectedWhileItArrives(kind: TransportKind, announced: Bool) async throws {
+    @Test(arguments: Wire.allCases, [true, false])
+    func aBodyOverTheLimitIsRejectedWhileItArrives(wire: Wire, announced: Bool) async throws {
         let rest = Level()
         defer { rest.open() }
-        try await withServer(kind, configure: { $0.maximumBodySize = 256 * 1024 }) { server, client in
+        try await withServer(wire, configure: { $0.maximumBodySize = 256 * 1024 }) { server, client in
             let chunk = [UInt8](repeating: UInt8(ascii: "1"), count: 64 * 1024)
             let response: MockResponse
             if announced {
@@ -258,11 +260,11 @@ import Testing
 
     /// The server sends a first chunk and holds the rest until the test ends, so only the cancel
     /// can end the call.
-    @Test(arguments: TransportKind.allCases)
-    func cancellingMidResponseIsPromptAndFreesTheConnection(kind: TransportKind) async throws {
+    @Test(arguments: Wire.allCases)
+    func cancellingMidResponseIsPromptAndFreesTheConnection(wire: Wire) async throws {
         let firstSent = Level(), rest = Level()
         defer { rest.open() }
-        try await withServer(kind, configure: { $0.timeout = .seconds(300) }) { server, client in
+        try await withServer(wire, configure: { $0.timeout = .seconds(300) }) { server, client in
             let body = "[" + String(repeating: "1,", count: 5000) + "1]"
             let held = Fault.paced(chunkSize: 100) { chunk in
                 guard chunk >= 1 else { return }
@@ -285,20 +287,24 @@ import Testing
 
     /// 64 calls, more than the connection pool holds: the queued ones wait for a connection. The
     /// pool's wait (10 s by default) and the calls' timeout are sized for a loaded 2-core machine.
-    @Test(arguments: TransportKind.allCases)
-    func manyConcurrentCallsAllSucceed(kind: TransportKind) async throws {
-        let server = try await MockServer.start()
+    @Test(arguments: Wire.allCases)
+    func manyConcurrentCallsAllSucceed(wire: Wire) async throws {
+        let server = try await MockServer.start(tls: wire.tls)
         var httpClient: HTTPClient?
         let transport: any ClientTransport
-        switch kind {
+        switch wire.kind {
         case .urlSession:
-            transport = kind.make()
+            transport = try wire.make()
         case .asyncHTTPClient:
             var configuration = AsyncHTTPClientTransport.recommendedConfiguration
             configuration.timeout.connect = .seconds(300)
-            let made = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-            httpClient = made
-            transport = AsyncHTTPClientTransport(client: made)
+            if wire.tls != nil {
+                transport = try AsyncHTTPClientTransport(trust: .only(roots: [TestCertificates.caPEM]), configuration: configuration)
+            } else {
+                let made = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+                httpClient = made
+                transport = AsyncHTTPClientTransport(client: made, decodesResponses: true)
+            }
         }
         let client = Client(baseURL: server.baseURL, transport: transport) { $0.timeout = .seconds(300) }
         server.route("GET", "/items/*") { request in .json(#"{"id":\#(request.path.split(separator: "/").last ?? "0"),"title":"t"}"#) }
