@@ -114,6 +114,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // What the test targets share (a level tests wait on instead of sleeping); not a product.
+        .target(name: "CourierTestSupport", dependencies: ["Courier"], path: "Tests/Support", swiftSettings: strict),
         .testTarget(
             name: "CourierTests",
             dependencies: [
@@ -148,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "CourierCacheTests",
             dependencies: [
-                "Courier", "CourierCache", "CourierCombine", "CourierTesting", "CourierAsyncHTTPClient",
+                "Courier", "CourierCache", "CourierCombine", "CourierTesting", "CourierAsyncHTTPClient", "CourierTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),

@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import CourierAsyncHTTPClient
 import CourierCache
 import CourierTesting
@@ -9,21 +10,11 @@ import Testing
 /// call leaves the others running, and transfers, streams, coalescing and the cache behave as over
 /// HTTP/1.1.
 @Suite(.serialized) struct HTTP2Tests {
-    /// An HTTP/2 mock server and a client that trusts its test CA.
+    /// An HTTP/2 mock server and a client over AsyncHTTPClient that trusts its test CA.
     private func withH2Server<T>(
         middlewares: [any ClientMiddleware] = [], _ body: (MockServer, Client) async throws -> T
     ) async throws -> T {
-        let server = try await MockServer.start(tls: .http2)
-        let transport = try AsyncHTTPClientTransport(trust: .only(roots: [TestCertificates.caPEM]))
-        let client = Client(baseURL: server.baseURL, transport: transport, middlewares: middlewares)
-        do {
-            let result = try await body(server, client)
-            try await server.shutdown()
-            return result
-        } catch {
-            try? await server.shutdown()
-            throw error
-        }
+        try await withServer(Wire(kind: .asyncHTTPClient, tls: .http2), middlewares: middlewares, body)
     }
 
     @Test func thirtyTwoConcurrentCallsShareOneConnection() async throws {

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Courier
+import CourierTestSupport
 import CourierAsyncHTTPClient
 import CourierTesting
 import Foundation

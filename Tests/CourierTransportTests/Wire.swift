@@ -42,12 +42,13 @@ struct Wire: CaseIterable, CustomTestStringConvertible, Sendable {
 /// A mock server on `wire` and a client for it, shut down after `body`.
 func withServer<T>(
     _ wire: Wire,
+    middlewares: [any ClientMiddleware] = [],
     configure: (inout Client.Configuration) -> Void = { _ in },
     _ body: (MockServer, Client) async throws -> T
 ) async throws -> T {
     let server = try await MockServer.start(tls: wire.tls)
     do {
-        let client = Client(baseURL: server.baseURL, transport: try wire.make(), configure: configure)
+        let client = Client(baseURL: server.baseURL, transport: try wire.make(), middlewares: middlewares, configure: configure)
         let result = try await body(server, client)
         try await server.shutdown()
         return result

@@ -60,7 +60,26 @@ final class BenchServer: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    private static func findNginx() -> String? {
+    /// Starts nginx with `config` (written into `directory`) and waits until every one of `ports` accepts connections.
+    static func launchNginx(_ executable: String, config: String, directory: URL, ports: [Int]) async throws -> Process {
+        let configFile = directory.appendingPathComponent("nginx.conf")
+        try config.write(to: configFile, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["-e", "\(directory.path)/error.log", "-p", directory.path, "-c", configFile.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<100 {
+            if ports.allSatisfy(canConnect(port:)) { return process }
+            if !process.isRunning { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        process.terminate()
+        throw BenchError("nginx did not start on ports \(ports)")
+    }
+
+    static func findNginx() -> String? {
         ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx", "/usr/local/bin/nginx"]
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
@@ -97,25 +116,12 @@ final class BenchServer: @unchecked Sendable {
                 }
             }
             """
-        let configFile = directory.appendingPathComponent("nginx.conf")
-        try config.write(to: configFile, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-e", "\(directory.path)/error.log", "-p", directory.path, "-c", configFile.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Wait until it accepts connections.
-        for _ in 0..<100 {
-            if canConnect(port: port) {
-                guard let url = URL(string: "http://127.0.0.1:\(port)") else { break }
-                return BenchServer(kind: "nginx \(nginxVersion(executable)) (1 worker, separate process)", baseURL: url, process: process, mock: nil, directory: directory)
-            }
-            if !process.isRunning { break }
-            try await Task.sleep(for: .milliseconds(50))
+        let process = try await launchNginx(executable, config: config, directory: directory, ports: [port])
+        guard let url = URL(string: "http://127.0.0.1:\(port)") else {
+            process.terminate()
+            throw BenchError("no URL for port \(port)")
         }
-        process.terminate()
-        throw BenchError("nginx did not start on port \(port)")
+        return BenchServer(kind: "nginx \(nginxVersion(executable)) (1 worker, separate process)", baseURL: url, process: process, mock: nil, directory: directory)
     }
 
     private static func nginxVersion(_ executable: String) -> String {

@@ -104,7 +104,7 @@ private final class WireServer {
     }
 
     static func start() async throws -> WireServer {
-        guard let nginx = ["/usr/sbin/nginx", "/usr/local/sbin/nginx"].first(where: FileManager.default.isExecutableFile) else {
+        guard let nginx = BenchServer.findNginx() else {
             throw BenchError("the wire bench needs nginx (apt-get install -y nginx)")
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-wire-\(getpid())")
@@ -147,24 +147,12 @@ private final class WireServer {
                 }
             }
             """
-        let configFile = directory.appendingPathComponent("nginx.conf")
-        try config.write(to: configFile, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: nginx)
-        process.arguments = ["-e", "\(directory.path)/error.log", "-p", directory.path, "-c", configFile.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        for _ in 0..<100 {
-            if canConnect(port: plainPort), canConnect(port: tlsPort),
-               let plain = URL(string: "http://127.0.0.1:\(plainPort)"), let tls = URL(string: "https://127.0.0.1:\(tlsPort)")
-            {
-                return WireServer(plain: plain, tls: tls, rowsBytes: rows.count, process: process, directory: directory)
-            }
-            try await Task.sleep(for: .milliseconds(50))
+        let process = try await BenchServer.launchNginx(nginx, config: config, directory: directory, ports: [plainPort, tlsPort])
+        guard let plain = URL(string: "http://127.0.0.1:\(plainPort)"), let tls = URL(string: "https://127.0.0.1:\(tlsPort)") else {
+            process.terminate()
+            throw BenchError("no URLs for the wire bench's ports")
         }
-        process.terminate()
-        throw BenchError("nginx did not start for the wire bench")
+        return WireServer(plain: plain, tls: tls, rowsBytes: rows.count, process: process, directory: directory)
     }
 
     private var logFile: URL { directory.appendingPathComponent("access.log") }

@@ -38,7 +38,7 @@ import Testing
     }
 
     /// The session delegate finds the body of a task while it runs, and only then.
-    @Test(.timeLimit(.minutes(1))) func theDelegateGivesATaskItsBodyAgain() async throws {
+    @Test(.timeLimit(.minutes(10))) func theDelegateGivesATaskItsBodyAgain() async throws {
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
         let task = session.dataTask(with: try #require(URL(string: "http://127.0.0.1:9/upload")))

@@ -3,7 +3,7 @@ import Foundation
 
 /// A count that only grows, and tasks waiting until it reaches a value: what a test waits on
 /// instead of sleeping (the bytes a client received, the requests a server got, a gate opened).
-final class Level: Sendable {
+package final class Level: Sendable {
     private struct Waiter {
         let id: UInt64
         let target: Int
@@ -18,19 +18,19 @@ final class Level: Sendable {
 
     private let state = Locked(State())
 
-    init() {}
+    package init() {}
 
     /// The current value.
-    var current: Int { state.withLock { $0.value } }
+    package var current: Int { state.withLock { $0.value } }
 
     /// Raises the value to `value` (never lowers it) and wakes the waiters it satisfies.
-    func raise(to value: Int) {
+    package func raise(to value: Int) {
         update { $0 = max($0, value) }
     }
 
     /// Adds `amount` (not negative) to the value; returns the new value.
     @discardableResult
-    func add(_ amount: Int = 1) -> Int {
+    package func add(_ amount: Int = 1) -> Int {
         update { $0 += max(0, amount) }
     }
 
@@ -48,10 +48,10 @@ final class Level: Sendable {
     }
 
     /// Opens the level as a gate (its value becomes at least 1).
-    func open() { raise(to: 1) }
+    package func open() { raise(to: 1) }
 
     /// Waits until the value reaches `target`, or the task is cancelled.
-    func wait(until target: Int = 1) async {
+    package func wait(until target: Int = 1) async {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
@@ -76,7 +76,7 @@ final class Level: Sendable {
 
     /// Waits until the value reaches `target`; false if `limit` passes first. The limit is a
     /// backstop so a broken behaviour fails instead of hanging: far beyond any wait of a passing run.
-    func wait(until target: Int = 1, within limit: Duration) async -> Bool {
+    package func wait(until target: Int = 1, within limit: Duration) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 await self.wait(until: target)
