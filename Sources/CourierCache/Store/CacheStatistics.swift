@@ -12,7 +12,7 @@ public struct CacheStatistics: Sendable, Hashable {
     public var evictions: Int
     /// Store operations that failed (each is logged with the file's path).
     public var failures: Int
-    /// Times a file damaged while in use was moved aside and replaced by a fresh one.
+    /// Times a file damaged while in use was replaced by a fresh one (and deleted).
     public var recoveries: Int
     /// Stored variants.
     public var entryCount: Int

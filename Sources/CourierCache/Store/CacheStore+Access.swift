@@ -21,8 +21,8 @@ extension CacheStore {
 
     /// Runs `work` on the current database. A failure is never silent, even when the caller goes on
     /// without the cache: it is logged with the file's path and counted in ``statistics()``; when
-    /// the file itself is damaged (overwritten, truncated, deleted), it is moved aside and a fresh
-    /// database takes its place, so later calls cache again.
+    /// the file itself is damaged (overwritten, truncated, deleted), a fresh database takes its
+    /// place (the damaged one is deleted), so later calls cache again.
     func access<T>(_ operation: String, _ work: (any DatabaseWriter) async throws -> T) async throws -> T {
         let open = try currentDatabase()
         do {

@@ -15,7 +15,7 @@ import Logging
 /// another process stores is seen within a second.
 ///
 /// A store fails loudly and degrades gracefully: every failed operation is logged with the file's
-/// path and counted in ``statistics()``; a file damaged while in use is moved aside and replaced;
+/// path and counted in ``statistics()``; a file damaged while in use is replaced (and deleted);
 /// and ``openOrFallBack(fileURL:maximumSize:logger:)`` gives an app a working store (on disk, else in
 /// memory, else one that stores nothing) when the file can't be opened at all.
 public final class CacheStore: Sendable {
@@ -51,8 +51,8 @@ public final class CacheStore: Sendable {
     /// Opens (or creates) the cache database at `fileURL`, recovering from a corrupt file.
     ///
     /// If the file is not a database or is corrupt (`SQLITE_NOTADB` / `SQLITE_CORRUPT`), it is moved
-    /// aside with its `-wal`/`-shm` files to `<name>.corrupt-<milliseconds>` (the journals keep their
-    /// suffix after it), a warning is logged, and a fresh database is created.
+    /// aside with its `-wal`/`-shm` files, a fresh database is created, the damaged files are deleted
+    /// (they may hold a user's data), and a warning is logged. The files are readable by their owner only.
     /// - Parameters:
     ///   - fileURL: the SQLite file; missing parent directories are created.
     ///   - maximumSize: the size limit in bytes; a variant larger than this is never stored.
