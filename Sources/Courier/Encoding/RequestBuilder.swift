@@ -15,8 +15,8 @@ enum BuiltBody: Sendable {
     case file(HTTPBody)
     /// The caller's chunks, sent as they come.
     case stream(HTTPBody)
-    /// Encoded when sent: its length is measured asynchronously.
-    case multipart(MultipartForm)
+    /// Encoded when sent: its length is measured asynchronously; gzip-compressed as it is read when `gzip`.
+    case multipart(MultipartForm, gzip: Bool)
 
     /// Whether reading the body needs nothing else to run (bytes, a file, a form): a caller's
     /// stream may wait on the caller's own tasks.
@@ -29,7 +29,7 @@ enum BuiltBody: Sendable {
         switch self {
         case .bytes(let data): HTTPBody(data)
         case .file(let body), .stream(let body): body
-        case .multipart(let form): try await form.body()
+        case .multipart(let form, let gzip): gzip ? Gzip.compress(try await form.body()) : try await form.body()
         }
     }
 }
@@ -82,12 +82,24 @@ extension Client {
             fields.append(contentsOf: endpointFields)
         }
         if let contentType, fields[.contentType] == nil { fields[.contentType] = contentType }
+        if endpoint.body?.isGzipped == true { fields[.contentEncoding] = "gzip" }
 
         let head = HTTPRequest(method: method, scheme: nil, authority: nil, path: target, headerFields: fields)
         return BuiltRequest(head: head, body: body)
     }
 
     private func encode(_ body: RequestBody) throws -> (BuiltBody, String) {
+        let (built, contentType) = try encodeContent(of: body)
+        guard body.isGzipped else { return (built, contentType) }
+        switch built {
+        case .bytes(let data): return (.bytes(try Gzip.compress(data)), contentType)
+        case .file(let file): return (.file(Gzip.compress(file)), contentType)
+        case .stream(let stream): return (.stream(Gzip.compress(stream)), contentType)
+        case .multipart(let form, _): return (.multipart(form, gzip: true), contentType)
+        }
+    }
+
+    private func encodeContent(of body: RequestBody) throws -> (BuiltBody, String) {
         switch body.content {
         case .json(let value):
             return (.bytes(try configuration.encoder.encode(value)), configuration.encoder.contentType)
@@ -103,7 +115,7 @@ extension Client {
         case .stream(let body, let contentType):
             return (.stream(body), contentType)
         case .multipart(let form):
-            return (.multipart(form), form.contentType)
+            return (.multipart(form, gzip: false), form.contentType)
         }
     }
 

@@ -14,6 +14,8 @@ public struct RequestBody: Sendable {
     }
 
     let content: Content
+    /// Whether the body is sent gzip-compressed (see ``gzipped()``).
+    private(set) var isGzipped = false
 
     /// A JSON body encoded with the client's encoder.
     public static func json(_ value: some Encodable & Sendable) -> RequestBody { RequestBody(content: .json(value)) }
@@ -48,6 +50,19 @@ public struct RequestBody: Sendable {
     /// A `multipart/form-data` form: fields and files, the files streamed from disk (see ``MultipartForm``).
     public static func multipart(_ form: MultipartForm) -> RequestBody {
         RequestBody(content: .multipart(form))
+    }
+
+    /// This body sent gzip-compressed, with `Content-Encoding: gzip`: bytes are compressed at once,
+    /// files, forms and streams chunk by chunk as they are sent (with chunked transfer encoding, the
+    /// compressed length being unknown until the end).
+    ///
+    /// Only for a server that accepts compressed request bodies (many reply `415 Unsupported Media
+    /// Type` otherwise): HTTP gives a client no way to ask first. Worth it for large, repetitive
+    /// bodies such as JSON batches or logs.
+    public func gzipped() -> RequestBody {
+        var body = self
+        body.isGzipped = true
+        return body
     }
 
     /// Text sent as UTF-8.
