@@ -17,7 +17,8 @@ extension AsyncHTTPClientTransport {
     /// - Throws: `CourierError` of kind `serverTrust` when a certificate or key can't be read.
     public init(trust: ServerTrust, configuration: HTTPClient.Configuration = recommendedConfiguration) throws(CourierError) {
         let clients = try TrustedClients(trust: trust, configuration: configuration)
-        let decodes = if case .enabled = configuration.decompression { true } else { false }
+        // The transport decodes unless the configuration has AsyncHTTPClient decode.
+        let decodes = if case .enabled = configuration.decompression { false } else { true }
         self.init(client: clients.main, trusted: clients, decodesResponses: decodes)
     }
 }

@@ -22,16 +22,17 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
     public let client: HTTPClient
     /// The clients of a transport made with a ``ServerTrust``, which it owns.
     private let trusted: TrustedClients?
-    /// Whether the client decodes gzip and deflate bodies: then a decoded response loses its
-    /// `Content-Encoding` and `Content-Length`, which describe bytes nobody reads.
+    /// Whether the transport asks for gzip and deflate bodies and decodes them: then a decoded
+    /// response loses its `Content-Encoding` and `Content-Length`, which describe bytes nobody reads.
     private let decodesResponses: Bool
 
     /// Creates a transport over an `HTTPClient` you own (and shut down); create it with
     /// ``recommendedConfiguration``, or at least without following redirects.
     /// - Parameters:
     ///   - client: The client.
-    ///   - decodesResponses: Whether its configuration decodes compressed responses
-    ///     (`decompression` enabled, as in ``recommendedConfiguration``).
+    ///   - decodesResponses: Whether the transport asks for gzip and deflate bodies and decodes
+    ///     them itself, within ``decompressionRatioLimit``. Leave the client's own `decompression`
+    ///     disabled then (as in ``recommendedConfiguration``), or bodies would be decoded twice.
     public init(client: HTTPClient, decodesResponses: Bool = false) {
         self.init(client: client, trusted: nil, decodesResponses: decodesResponses)
     }
@@ -54,12 +55,13 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
     /// `Client` follows them, so credentials never reach another origin and the cache sees each
     /// hop), a failed connect fails at once (retries are a middleware's job, and offline must be
     /// reported fast; on Apple platforms Network.framework does not wait for connectivity),
-    /// 10 s connect timeout, and gzip and deflate bodies asked for and decoded, within
-    /// ``decompressionRatioLimit`` (a body that inflates more fails with `bodyTooLarge`). Start from
-    /// it when you create your own client.
+    /// 10 s connect timeout, and AsyncHTTPClient's own decompression off: the transport decodes
+    /// gzip and deflate itself (see ``init(client:decodesResponses:)``), because AsyncHTTPClient's
+    /// decoder on an HTTP/2 stream lets a large body pile up in memory (a 1 GiB download held
+    /// ~950 MB). Start from it when you create your own client.
     public static var recommendedConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
-        configuration.decompression = .enabled(limit: .ratio(decompressionRatioLimit))
+        configuration.decompression = .disabled
         configuration.redirectConfiguration = .disallow
         configuration.connectionPool.retryConnectionEstablishment = false
         // Apple's default group stays Network.framework's (it follows Wi-Fi/cellular changes and VPN on
@@ -120,15 +122,17 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
         }
         let head = try await stream.head()
         var response = try Self.makeResponse(head)
-        if decodesResponses, Self.isDecoded(response) {
-            response.headerFields[.contentEncoding] = nil
-            response.headerFields[.contentLength] = nil
-        }
         // A HEAD's, 204's or 304's Content-Length describes another response's body, not this one's.
         let responseHasBody = method != .head && response.status != .noContent && response.status != .notModified
         let announced = responseHasBody ? response.headerFields[.contentLength].flatMap(Int64.init) : nil
         let length: HTTPBody.Length = announced.map { .known($0) } ?? .unknown
-        return (response, HTTPBody(ResponseBodyChunks(stream, deadline: deadline), length: length, iterationBehavior: .single))
+        let body = HTTPBody(ResponseBodyChunks(stream, deadline: deadline), length: length, iterationBehavior: .single)
+        guard decodesResponses, responseHasBody, let format = ContentDecoding.coding(of: response.headerFields[.contentEncoding]) else {
+            return (response, body)
+        }
+        response.headerFields[.contentEncoding] = nil
+        response.headerFields[.contentLength] = nil
+        return (response, ContentDecoding.decoded(body, format: format, ratioLimit: Self.decompressionRatioLimit))
     }
 
     /// Whether a request failed because its connection closed before any answer came.
@@ -155,9 +159,13 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
         for field in request.headerFields {
             headers.add(name: field.name.rawName, value: field.value)
         }
-        // A range (a resumed download, a part) counts bytes of the representation as stored: never a compressed one.
-        if request.headerFields[.range] != nil, request.headerFields[.acceptEncoding] == nil {
-            headers.add(name: "Accept-Encoding", value: "identity")
+        if request.headerFields[.acceptEncoding] == nil {
+            // A range (a resumed download, a part) counts bytes of the representation as stored: never a compressed one.
+            if request.headerFields[.range] != nil {
+                headers.add(name: "Accept-Encoding", value: "identity")
+            } else if decodesResponses {
+                headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+            }
         }
         let (outgoing, replayable) = try await makeBody(body)
         do {
@@ -197,12 +205,6 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
             return written.futureResult
         }
         return (streamed, false)
-    }
-
-    /// Whether AsyncHTTPClient's decoder decodes this response's body (the encodings it knows).
-    private static func isDecoded(_ response: HTTPResponse) -> Bool {
-        guard let encoding = response.headerFields[.contentEncoding]?.lowercased().trimmingCharacters(in: .whitespaces) else { return false }
-        return encoding == "gzip" || encoding == "x-gzip" || encoding == "deflate"
     }
 
     private static func makeResponse(_ response: HTTPResponseHead) throws -> HTTPResponse {

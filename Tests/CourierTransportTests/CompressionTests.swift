@@ -89,6 +89,68 @@ import Testing
         }
     }
 
+    /// `data` through Python's zlib: `wbits` 15 is the zlib format, -15 raw deflate (another real encoder).
+    static func deflate(_ data: Data, wbits: Int) throws -> Data {
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("courier-deflate-\(UUID().uuidString)")
+        try data.write(to: input)
+        defer { try? FileManager.default.removeItem(at: input) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sys, zlib; c = zlib.compressobj(6, zlib.DEFLATED, \(wbits)); d = open(sys.argv[1], 'rb').read(); sys.stdout.buffer.write(c.compress(d) + c.flush())", input.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let result = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return result
+    }
+
+    /// RFC 9110's `deflate` is the zlib format; some servers send raw deflate data under the name: both decode.
+    @Test(arguments: [15, -15])
+    func deflateIsDecodedInEitherForm(wbits: Int) async throws {
+        let compressed = try Self.deflate(Self.rows, wbits: wbits)
+        #expect(compressed.count < Self.rows.count / 5)
+        try await withServer(.asyncHTTPClient) { server, client in
+            server.route("GET", "/rows", respond: .bytes(Array(compressed), contentType: "application/json", headers: [MockHeader("Content-Encoding", "deflate")]))
+            let rows = try await client.send(Rows())
+            #expect(rows.count == 2000)
+        }
+    }
+
+    /// Two gzip members in a row are one body (RFC 1952 §2.2).
+    @Test func gzipMembersInARowAreOneBody() async throws {
+        let half = Self.rows.count / 2
+        let body = try Self.gzip(Self.rows.prefix(half)) + Self.gzip(Self.rows.suffix(from: half))
+        try await withServer(.asyncHTTPClient) { server, client in
+            server.route("GET", "/rows", respond: .bytes(Array(body), contentType: "application/json", headers: [MockHeader("Content-Encoding", "gzip")]))
+            let rows = try await client.send(Rows())
+            #expect(rows.count == 2000)
+        }
+    }
+
+    /// A compressed body cut short is never taken for the whole representation.
+    @Test func aTruncatedCompressedBodyIsAnInvalidResponse() async throws {
+        let truncated = try Self.gzip(Self.rows).dropLast(40)
+        try await withServer(.asyncHTTPClient) { server, client in
+            server.route("GET", "/rows", respond: .bytes(Array(truncated), contentType: "application/json", headers: [MockHeader("Content-Encoding", "gzip")]))
+            let error = await #expect(throws: CourierError.self) { _ = try await client.send(Rows()) }
+            #expect(error?.kind == .invalidResponse, "\(String(describing: error))")
+        }
+    }
+
+    /// Over HTTP/2 too: asked for, decoded, and the fields that described the compressed bytes gone.
+    @Test func aCompressedBodyIsDecodedOverHTTP2() async throws {
+        let server = try await MockServer.start(tls: .http2)
+        defer { Task { try? await server.shutdown() } }
+        serveCompressed(server, Self.rows)
+        let transport = try AsyncHTTPClientTransport(trust: .only(roots: [TestCertificates.caPEM]))
+        let client = Client(baseURL: server.baseURL, transport: transport) { $0.timeout = .seconds(300) }
+        let response = try await client.response(for: Rows())
+        #expect(response.value.count == 2000)
+        #expect(response.head.headerFields[.contentEncoding] == nil)
+        #expect(server.lastRequest?.header("Accept-Encoding")?.contains("gzip") == true)
+    }
+
     /// A range counts bytes of the representation as stored: it is asked for uncompressed.
     @Test func aRangeRequestAsksForIdentity() async throws {
         try await withServer(.asyncHTTPClient) { server, client in

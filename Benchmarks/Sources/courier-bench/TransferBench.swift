@@ -137,7 +137,9 @@ struct TransferCommand: AsyncParsableCommand {
                 let started = ContinuousClock.now
                 let file = try await subject.run(round)
                 let elapsed = ContinuousClock.now - started
-                peak = max(peak, peakRSS())
+                let roundPeak = peakRSS()
+                log("    round \(round + 1): peak RSS +\(String(format: "%.1f", Double(roundPeak - idle) / 1_048_576)) MB")
+                peak = max(peak, roundPeak)
                 seconds.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
                 verified = try verified && sha256(file) == expected
                 try? FileManager.default.removeItem(at: file)
@@ -179,7 +181,7 @@ private func readSlowly(_ client: Client, into file: URL) async throws -> URL {
 }
 
 /// `GET /big.bin`.
-private struct BigFile: Endpoint {
+struct BigFile: Endpoint {
     typealias Response = Data
     var path: EndpointPath { "/big.bin" }
 }
@@ -251,7 +253,7 @@ struct TransferReport: Codable, Sendable {
 }
 
 /// Writes `size` bytes of a non-repeating pattern, 1 MiB at a time.
-private func writePattern(to file: URL, size: Int64) throws {
+func writePattern(to file: URL, size: Int64) throws {
     guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw BenchError("cannot create \(file.path)") }
     let handle = try FileHandle(forWritingTo: file)
     defer { try? handle.close() }
@@ -265,7 +267,7 @@ private func writePattern(to file: URL, size: Int64) throws {
 }
 
 /// The file's SHA-256, by coreutils' `sha256sum`.
-private func sha256(_ file: URL) throws -> String {
+func sha256(_ file: URL) throws -> String {
     let process = Process()
     let pipe = Pipe()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")

@@ -8,12 +8,16 @@ import HTTPTypes
 
 /// `courier-bench wire`: what the wire costs. A 2,000-row JSON with and without compression on each
 /// transport (bytes nginx sent, from its access log, and time), and 32 calls in flight over HTTP/2
-/// against HTTP/1.1 on TLS (AsyncHTTPClient; URLSession on Linux can't trust the test CA).
+/// against HTTP/1.1 on TLS, and a large download to a file over each (AsyncHTTPClient; URLSession on
+/// Linux can't trust the test CA).
 struct WireCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "wire", abstract: "Compression and HTTP/2: bytes on the wire and time.")
 
     @Option(help: "Calls per measurement.")
     var calls = 400
+
+    @Option(help: "The size in MiB of the file downloaded over TLS with HTTP/2 and HTTP/1.1 (0: no download rows).")
+    var downloadMB = 1024
 
     func run() async throws {
         let nginx = try await WireServer.start()
@@ -67,6 +71,36 @@ struct WireCommand: AsyncParsableCommand {
             let elapsed = ContinuousClock.now - started
             print("| \(name) | \(format(elapsed)) | \(server.connections()) |")
         }
+        if downloadMB > 0 { try await measureDownloads(server) }
+    }
+
+    /// A large file down over TLS with each protocol: time, peak RSS above the idle process, and
+    /// whether what arrived is the file (its SHA-256).
+    private func measureDownloads(_ server: WireServer) async throws {
+        let source = server.root.appendingPathComponent("big.bin")
+        try writePattern(to: source, size: Int64(downloadMB) << 20)
+        defer { try? FileManager.default.removeItem(at: source) }
+        let expected = try sha256(source)
+        print("\n| \(downloadMB) MiB down over TLS, Courier/AHC client.download | time | MiB/s | peak RSS above idle | SHA-256 |")
+        print("|---|--:|--:|--:|---|")
+        for (name, version) in [("HTTP/1.1", HTTPClient.Configuration.HTTPVersion.http1Only), ("HTTP/2", .automatic)] {
+            var configuration = AsyncHTTPClientTransport.recommendedConfiguration
+            configuration.httpVersion = version
+            let transport = try AsyncHTTPClientTransport(trust: .only(roots: [TestCertificates.caPEM]), configuration: configuration)
+            let client = Client(baseURL: server.tls, transport: transport) { $0.timeout = .seconds(600) }
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-wire-\(getpid())-\(name.hashValue).bin")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let idle = currentRSS()
+            resetPeakRSS()
+            let started = ContinuousClock.now
+            _ = try await client.download(BigFile(), to: file)
+            let elapsed = ContinuousClock.now - started
+            let peak = Double(peakRSS() - idle) / 1_048_576
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let matches = try sha256(file) == expected
+            print("| \(name) | \(format(elapsed)) | \(String(format: "%.0f", Double(downloadMB) / seconds)) | \(String(format: "+%.1f MB", peak)) | \(matches ? "matches" : "MISMATCH") |")
+            guard matches else { throw BenchError("the file downloaded over \(name) is not the file served") }
+        }
     }
 
     private func format(_ duration: Duration) -> String {
@@ -94,6 +128,8 @@ private final class WireServer {
     let rowsBytes: Int
     private let process: Process
     private let directory: URL
+    /// The folder nginx serves.
+    var root: URL { directory.appendingPathComponent("www") }
 
     private init(plain: URL, tls: URL, rowsBytes: Int, process: Process, directory: URL) {
         self.plain = plain
