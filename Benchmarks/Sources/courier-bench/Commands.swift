@@ -80,13 +80,13 @@ struct Macro: AsyncParsableCommand {
         await subjects.shutdown()
         await server.stop()
 
-        var checks = macroTargets(results)
+        var checks = macroGuardRails(results)
         var micro: [MicroResult]?
         var microLines: [String] = []
         if !skipMicro {
             log("• micro-benchmarks")
             let microResults = try await runMicro(try microCases(iterations: 20_000), rounds: rounds)
-            let derived = microTargets(microResults)
+            let derived = microFigures(microResults)
             checks += derived.checks
             microLines = derived.lines
             micro = microResults
@@ -105,7 +105,7 @@ struct Macro: AsyncParsableCommand {
         let cacheLines = cacheSummary(results)
         if !cacheLines.isEmpty { markdown += "\n" + cacheLines.map { "- " + $0 }.joined(separator: "\n") + "\n" }
         if let micro { markdown += "\n" + microMarkdown(micro) + "\n\n" + microLines.map { "- " + $0 }.joined(separator: "\n") + "\n" }
-        markdown += "\nTargets:\n\n" + checks.map { "- \($0.met ? "✓" : "✗") \($0.target): \($0.measured)" }.joined(separator: "\n") + "\n"
+        markdown += "\nGuard rails (wall and CPU move with the machine: read, never gated):\n\n" + checks.map { "- \($0.met ? "✓" : "✗") \($0.target): \($0.measured)" }.joined(separator: "\n") + "\n"
         try markdown.write(to: directory.appendingPathComponent("results.md"), atomically: true, encoding: .utf8)
 
         print("Courier benchmark · \(runSummary(report))")
@@ -116,7 +116,7 @@ struct Macro: AsyncParsableCommand {
             print("\n" + microTable(micro))
             for line in microLines { print(line) }
         }
-        print("\nTargets:\n" + targetLines(checks))
+        print("\nGuard rails (read, never gated; allocations are gated by `courier-bench thresholds`):\n" + targetLines(checks))
         print("\nWrote \(directory.path)/results.json, results.md, chart.svg")
     }
 }
@@ -139,10 +139,9 @@ struct Micro: AsyncParsableCommand {
     func run() async throws {
         let cases = try microCases(iterations: iterations).filter { filter.map($0.name.contains) ?? true }
         let results = try await runMicro(cases, rounds: rounds)
-        let derived = microTargets(results)
+        let derived = microFigures(results)
         print(microTable(results))
         for line in derived.lines { print(line) }
-        print("\nTargets:\n" + targetLines(derived.checks))
         let directory = try common.outputDirectory()
         try writeJSON(results, to: directory.appendingPathComponent("micro.json"))
     }

@@ -43,75 +43,29 @@ func runMacro(_ scenarios: [Scenario], rounds: Int, warmup: Int, log: (String) -
     return results
 }
 
-/// Checks the macro results against the targets of issue 3.
-/// Issue 13's counted cost: what a call adds over its raw transport in counts that noise doesn't move.
-private func countedCost(_ subject: String, over baseline: String, _ ratios: SubjectResult.Ratios, _ label: String) -> [TargetCheck] {
-    [
-        TargetCheck(
-            target: "\(subject) allocations ≤ \(baseline) + 5 (\(label))", measured: String(format: "%+.1f", ratios.extraAllocations),
-            met: ratios.extraAllocations <= 5
-        ),
-        TargetCheck(
-            target: "\(subject) context switches ≤ \(baseline) + 0.1 (\(label))",
-            measured: String(format: "%+.2f", ratios.extraContextSwitches), met: ratios.extraContextSwitches <= 0.1
-        ),
-    ]
-}
-
-func macroTargets(_ results: [SubjectResult]) -> [TargetCheck] {
+/// The guard rails (issue 32) the macro results are read against: lines not to cross, not targets
+/// to chase. Printed beside the figures, never a test: wall and CPU ratios move with the machine.
+func macroGuardRails(_ results: [SubjectResult]) -> [TargetCheck] {
     func find(_ scenario: String, _ subject: String) -> SubjectResult? {
         results.first { $0.scenario == scenario && $0.subject == subject }
     }
     var checks: [TargetCheck] = []
-    for (scenario, label) in [("sequential", "sequential"), ("concurrent", "32 in flight")] {
+    for (scenario, label) in [("sequential", "GET, sequential"), ("concurrent", "GET, 32 in flight"), ("post", "POST")] {
         if let ratios = find(scenario, "Courier/AHC")?.ratios {
             checks.append(TargetCheck(
-                target: "Courier/AHC wall ≤ 1.05× raw AHC (\(label))", measured: format(ratios.wall, "×"), met: ratios.wall <= 1.05
-            ))
-            checks += countedCost("Courier/AHC", over: "raw AHC", ratios, label)
-            checks.append(TargetCheck(
-                target: "Courier/AHC CPU overhead ≤ 5 µs/request (\(label))",
-                measured: String(format: "%+.1f µs", ratios.cpuOverheadMicroseconds), met: ratios.cpuOverheadMicroseconds <= 5
-            ))
-        }
-        if let ratios = find(scenario, "Courier/URLSession")?.ratios {
-            checks += countedCost("Courier/URLSession", over: "raw URLSession", ratios, label)
-            checks.append(TargetCheck(
-                target: "Courier/URLSession wall ≤ 1.05× raw URLSession (\(label))", measured: format(ratios.wall, "×"),
-                met: ratios.wall <= 1.05
+                target: "Courier/AHC CPU ≤ 1.3× raw AHC (\(label))", measured: format(ratios.cpu, "×"), met: ratios.cpu <= 1.3
             ))
         }
     }
-    for scenario in ["large", "post"] {
-        for subject in ["Courier/AHC", "Courier/URLSession"] {
-            if let result = find(scenario, subject), let ratios = result.ratios {
-                checks.append(TargetCheck(
-                    target: "\(subject) wall ≤ 1.05× raw (\(scenario == "large" ? "1 MB GET" : "POST"))",
-                    measured: format(ratios.wall, "×"), met: ratios.wall <= 1.05
-                ))
-            }
-        }
-    }
-    // Decoding the same 2 KB costs the same after a hit as after a network call: the bytes-only
-    // pair is the cache's own cost; the decoded pair is what an app sees end to end.
-    for (scenario, label) in [("cache-bytes", "bytes"), ("cache", "decoded on both sides")] {
-        if let ratios = find(scenario, "Courier+HTTPCache memo hit")?.ratios {
-            checks.append(TargetCheck(
-                target: "memo cache hit ≤ 5% of a raw AHC round trip (\(label))", measured: String(format: "%.1f%%", ratios.wall * 100),
-                met: ratios.wall <= 0.05
-            ))
-        }
-    }
-    // Issue 15: the store's own cost.
     if let ratios = find("cache-store", "Courier+HTTPCache hit from the store")?.ratios {
         checks.append(TargetCheck(
-            target: "hit from the store over \(Subjects.storeKeys) keys ≤ 10% of a raw AHC round trip",
-            measured: String(format: "%.1f%%", ratios.wall * 100), met: ratios.wall <= 0.10
+            target: "hit from the store over \(Subjects.storeKeys) keys ≤ 0.5× a raw AHC round trip",
+            measured: format(ratios.wall, "×"), met: ratios.wall <= 0.5
         ))
     }
     if let ratios = find("cache-miss", "Courier+HTTPCache miss + store")?.ratios {
         checks.append(TargetCheck(
-            target: "miss + store ≤ 1.2× the same call without cache", measured: format(ratios.wall, "×"), met: ratios.wall <= 1.2
+            target: "miss + store ≤ 1.5× the same call without cache", measured: format(ratios.wall, "×"), met: ratios.wall <= 1.5
         ))
     }
     return checks

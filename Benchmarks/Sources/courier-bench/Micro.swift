@@ -140,17 +140,15 @@ func microCases(iterations: Int) throws -> [MicroCase] {
     ] + (try cacheMicroCases(iterations: iterations))
 }
 
-/// Derived figures and target checks from the micro results.
-func microTargets(_ results: [MicroResult]) -> (lines: [String], checks: [TargetCheck]) {
+/// Derived figures from the micro results (figures to read: no guard rail is measured here).
+func microFigures(_ results: [MicroResult]) -> (lines: [String], checks: [TargetCheck]) {
     func find(_ prefix: String) -> MicroResult? { results.first { $0.name.hasPrefix(prefix) } }
     var lines: [String] = []
-    var checks: [TargetCheck] = []
+    let checks: [TargetCheck] = []
     if let plain = find("call, no middleware"), let chained = find("call, 5 no-op") {
         let nanoseconds = chained.nanosecondsPerOperation - plain.nanosecondsPerOperation
         let allocations = chained.allocationsPerOperation - plain.allocationsPerOperation
         lines.append(String(format: "5-middleware chain over the chain-less call: %+.0f ns CPU, %+.1f allocations per request", nanoseconds, allocations))
-        checks.append(TargetCheck(target: "chain of 5 no-op middlewares ≤ 1 µs", measured: String(format: "%.0f ns", nanoseconds), met: nanoseconds <= 1000))
-        checks.append(TargetCheck(target: "chain of 5 no-op middlewares ≤ 5 allocations", measured: String(format: "%.1f", allocations), met: allocations <= 5))
     }
     if let plain = find("small GET+decode: plain"), let courier = find("small GET+decode: Courier") {
         lines.append(String(format: "Courier's pipeline around a small GET+decode: %+.0f ns CPU, %+.1f allocations per request",
@@ -167,7 +165,6 @@ func microTargets(_ results: [MicroResult]) -> (lines: [String], checks: [Target
     if let plain = find("decode 1 MB: plain"), let courier = find("decode 1 MB: Courier") {
         let ratio = courier.nanosecondsPerOperation / plain.nanosecondsPerOperation
         lines.append(String(format: "1 MB decode through Courier: %.3f× plain JSONDecoder", ratio))
-        checks.append(TargetCheck(target: "1 MB decode ≤ 1.05× JSONDecoder", measured: String(format: "%.3f×", ratio), met: ratio <= 1.05))
     }
     return (lines, checks)
 }

@@ -64,7 +64,7 @@ struct SubjectResult: Codable, Sendable {
     }
 }
 
-/// A target from issue 3 and whether this run met it.
+/// A guard rail and whether this run stayed inside it.
 struct TargetCheck: Codable, Sendable {
     var target: String
     var measured: String
