@@ -66,7 +66,7 @@ func macroScenarios(_ subjects: Subjects, sizes: MacroSizes) -> [Scenario] {
             subjects: all, operation: { subject, _ in try await subject.post() }
         ),
         Scenario(
-            id: "cache", title: "2 KB cache hit from the in-memory memo (one URL) vs network (×\(sizes.cacheRequests))",
+            id: "cache", title: "2 KB cache hit (one URL) vs network (×\(sizes.cacheRequests))",
             requests: sizes.cacheRequests, width: 1,
             subjects: rawAHC + [subjects.courierCache], operation: { subject, _ in try await subject.getCached() }
         ),
@@ -85,7 +85,7 @@ func macroScenarios(_ subjects: Subjects, sizes: MacroSizes) -> [Scenario] {
             operation: { subject, _ in try await subject.getFeed("m", missCounter.next()) }
         ),
         Scenario(
-            id: "cache-bytes", title: "2 KB memo hit (one URL) vs network, bytes only (×\(sizes.cacheRequests))",
+            id: "cache-bytes", title: "2 KB cache hit (one URL) vs network, bytes only (×\(sizes.cacheRequests))",
             requests: sizes.cacheRequests, width: 1,
             subjects: rawAHC + [subjects.courierCache], operation: { subject, _ in try await subject.getCachedBytes() }
         ),

@@ -126,11 +126,11 @@ struct Subjects {
     let rawURLSession: Subject
     let courierURLSession: Subject
     /// Courier over AHC with HTTPCache (`.followHTTP`, on-disk store): every GET of the one cached
-    /// URL is a fresh hit answered by the store's one-second in-memory memo.
+    /// URL is a fresh hit read from the store.
     let courierCache: Subject
     let cacheClient: Client
     /// Courier over AHC with HTTPCache on a store filled with ``storeKeys`` distinct URLs: hits
-    /// spread over all of them, so the memo never has the entry and SQLite answers.
+    /// spread over all of them.
     let courierStoreHit: Subject
     /// `CacheStore.lookup` alone on the same store and keys: the store's own share of a hit.
     let storeLookup: Subject
@@ -198,7 +198,7 @@ struct Subjects {
         ) { $0.cachePolicy = .followHTTP }
         cacheClient = cached
         breakdown = Breakdown(http: http, session: session, baseURL: baseURL)
-        courierCache = Self.courier("Courier+HTTPCache memo hit", baseline: "raw AHC", cached)
+        courierCache = Self.courier("Courier+HTTPCache hit, one URL", baseline: "raw AHC", cached)
 
         let hitStore = try CacheStore(fileURL: cacheDirectory.appendingPathComponent("store.sqlite"), maximumSize: 200 << 20)
         let storeClient = Client(
@@ -291,7 +291,7 @@ extension Subjects {
 }
 
 /// The key of the `index`-th hit over the filled store: a stride that visits all of them before
-/// repeating, so consecutive hits are far apart and the one-second memo (512 keys) never holds one.
+/// repeating, so consecutive hits are far apart (SQLite's page cache holds few of them).
 func spreadKey(_ index: Int) -> Int {
     (index &* 7919) % Subjects.storeKeys
 }

@@ -43,7 +43,9 @@ struct ThresholdsCommand: AsyncParsableCommand {
         if update {
             let thresholds = Thresholds(margin: (try? Thresholds.read(url).margin) ?? 0.03, allocationsPerCall: measured.mapValues { $0.rounded() })
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try writeJSON(thresholds, to: url)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try (encoder.encode(thresholds) + Data("\n".utf8)).write(to: url)
             print("wrote \(file)")
             return
         }

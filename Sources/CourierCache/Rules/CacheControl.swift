@@ -64,22 +64,12 @@ package struct CacheControl: Sendable, Hashable {
 
     /// Parses one or more raw `Cache-Control` field values.
     package init(values: [String]) {
-        guard !values.isEmpty else {
-            self.init()
-            return
-        }
-        self = Self.parsed.value(for: values) { values in
-            var directives = CacheControl()
-            for element in FieldList.elements(values) {
-                // `max-age = 60` is not the grammar (no spaces around `=`): its value is unusable.
-                directives.apply(FieldList.directive(element), malformed: FieldList.hasSpaceAroundEquals(element))
-            }
-            return directives
+        self.init()
+        for element in FieldList.elements(values) {
+            // `max-age = 60` is not the grammar (no spaces around `=`): its value is unusable.
+            apply(FieldList.directive(element), malformed: FieldList.hasSpaceAroundEquals(element))
         }
     }
-
-    /// Parses of the values seen lately: a stored response's directives are read on every hit.
-    private static let parsed = BoundedMemo<[String], CacheControl>()
 
     /// Parses the directives of a request, honouring `Pragma: no-cache` when no `Cache-Control` is present.
     package init(request fields: HTTPFields) {

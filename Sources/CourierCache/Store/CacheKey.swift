@@ -31,12 +31,10 @@ package struct CacheKey: Sendable, Hashable {
     }
 
     /// Normalises an absolute URL string (see ``normalizedURL(_:)``); `nil` when it is not a URL.
-    ///
-    /// A string already in normal form is its own key; others are remembered for the URLs seen
-    /// lately: every cached call needs its key, and `URLComponents` costs more than the rest of a hit.
+    /// A string already in normal form (nearly every call's) is its own key, without `URLComponents`.
     package static func normalizedURL(string: String) -> String? {
         if isNormalized(string) { return string }
-        return normalized.value(for: string) { string in URL(string: string).map(normalizedURL) }
+        return URL(string: string).map(normalizedURL)
     }
 
     /// Whether `string` is an `http`/`https` URL that ``normalizedURL(_:)`` would return unchanged:
@@ -64,8 +62,6 @@ package struct CacheKey: Sendable, Hashable {
         // `%` (its case could matter), `#`, spaces and anything else take the full path.
         return rest[slash...].allSatisfy { URLBytes.kind[Int($0)] != .other }
     }
-
-    private static let normalized = BoundedMemo<String, String?>()
 
     /// Normalises a URL for use as a key: scheme and host lowercased, default port (80/443)
     /// dropped, empty path made `/`, fragment removed; path and query kept byte for byte, in order.

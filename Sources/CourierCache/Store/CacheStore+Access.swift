@@ -84,8 +84,6 @@ extension CacheStore {
                 let aside = try Self.moveAside(fileURL)
                 current = try Self.open(fileURL: fileURL, logger: logger)
                 Self.deleteAside(aside)
-                hot.invalidate()
-                storedKeys.reset()
                 counters.add(recoveries: 1)
                 logger.warning(
                     "Cache database was damaged while in use; deleted and recreated",

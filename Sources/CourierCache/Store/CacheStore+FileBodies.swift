@@ -45,9 +45,7 @@ extension CacheStore {
                     }
                 }
             }
-            self.hot.invalidate()
             guard let (id, evicted) = result else { return }
-            if id != nil { self.didStore([entry.metadata.key]) }
             self.countEvictions(evicted, telemetry: telemetry)
             if id != nil { telemetry.count(MetricName.cacheStored, []) }
         }

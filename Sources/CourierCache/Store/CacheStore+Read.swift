@@ -23,18 +23,13 @@ extension CacheStore {
     ///
     /// The read runs on the calling thread: one indexed statement, kept prepared on a connection
     /// of its own, which in WAL mode never waits for a writer and costs less than a hop to another
-    /// thread and back. A key never stored is not read at all (see ``StoredKeys``).
+    /// thread and back.
     package func lookup(
         _ key: CacheKey,
         inlineBodyLimit: Int = 64 * 1024,
         select: @escaping @Sendable ([CachedMetadata]) -> CachedMetadata?
     ) async throws -> (metadata: CachedMetadata, body: Data?)? {
         let waiting = pending.variants(for: key)
-        if waiting.isEmpty, let entry = hot.entry(for: key) {
-            guard let chosen = select(entry.variants) else { return nil }
-            if let body = entry.bodies[chosen.id] { return (chosen, body) }
-        }
-        if waiting.isEmpty, !mayHold(key) { return nil }
         let stored = try readVariants(of: key, inlineBodyLimit: inlineBodyLimit)
         let variants = Self.overlay(waiting, on: stored)
         guard !variants.isEmpty, let chosen = select(variants.map(\.metadata)),
@@ -43,9 +38,6 @@ extension CacheStore {
         // A row without its body is a damaged entry: a miss.
         guard found.hasBody else { return nil }
         let body = chosen.bodySize <= inlineBodyLimit ? found.body ?? Data() : nil
-        if waiting.isEmpty {
-            hot.remember(key, variants: variants.map(\.metadata), body: body.map { (chosen.id, $0) })
-        }
         return (chosen, body)
     }
 

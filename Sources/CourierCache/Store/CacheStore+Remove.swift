@@ -77,8 +77,6 @@ extension CacheStore {
     /// Runs a delete after everything pending is written, so a removal always follows the stores before it.
     private func delete(_ sql: String, _ arguments: StatementArguments) async throws -> Int {
         await flushResponses()
-        hot.invalidate()
-        defer { hot.invalidate() }
         return try await write("remove") { db in
             try db.execute(sql: sql, arguments: arguments)
             return db.changesCount

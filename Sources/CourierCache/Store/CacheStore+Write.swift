@@ -56,13 +56,10 @@ extension CacheStore {
         let limit = maximumSize
         // Responses accepted earlier go first, so this newer one is never overwritten by them.
         await flushResponses()
-        hot.invalidate()
-        defer { hot.invalidate() }
         let (id, evicted) = try await write("store") { db in
             try self.flushTouches(db)
             return try Self.replace(with: entry, limit: limit, db, insertBody: insertBody)
         }
-        if id != nil { didStore([entry.metadata.key]) }
         countEvictions(evicted, telemetry: Telemetry.current)
         return id.map(entry.metadata.identified)
     }
@@ -102,8 +99,6 @@ extension CacheStore {
         let now = Date().timeIntervalSince1970
         await flushResponses()
         guard let id = pending.rowID(for: entry.id) else { return false }
-        hot.invalidate()
-        defer { hot.invalidate() }
         return try await write("updateHeaders") { db in
             try db.execute(
                 sql: """

@@ -28,7 +28,6 @@ extension CacheStore {
             metadata: entry.metadata.identified(as: pending.temporaryID()), body: body, varyData: entry.varyData,
             headerData: entry.headerData, metaSize: entry.metaSize, telemetry: telemetry)
         let (bytes, timer) = pending.append(write)
-        hot.invalidate()
         if let timer { startWriter(timer) }
         if bytes > pendingWriteLimit { await flush() }
         return true
@@ -118,10 +117,7 @@ extension CacheStore {
                     return (ids, eviction)
                 }
             }
-            // Added before the writes leave the pending queue, so every lookup sees them one way or the other.
-            if result != nil { didStore(batch.map(\.metadata.key)) }
             pending.finish(batch, ids: result?.ids ?? [])
-            hot.invalidate()
             guard let result else {
                 // Logged and counted by `accessNow`; the uses recorded meanwhile are dropped with the batch.
                 _ = pendingTouches.drain()

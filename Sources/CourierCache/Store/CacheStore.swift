@@ -12,7 +12,7 @@ import Logging
 /// them at once, and ``flush()``, ``close()`` or releasing the store writes them. Several
 /// `CacheStore` instances — in one process or several — may share the file (WAL, 5 s busy
 /// timeout, `synchronous = NORMAL`: a power cut may lose the last writes, never the file); what
-/// another process stores is seen within a second.
+/// another process stores is seen once it is committed.
 ///
 /// A store fails loudly and degrades gracefully: every failed operation is logged with the file's
 /// path and counted in ``statistics()``; a file damaged while in use is replaced (and deleted);
@@ -33,10 +33,6 @@ public final class CacheStore: Sendable {
     let counters = StoreCounters()
     /// Variants used since the last write, oldest use first; written in one go (see ``touch(_:)``).
     let pendingTouches = PendingTouches()
-    /// Variants read in the last second, so hits skip SQLite (see ``HotEntries``).
-    let hot = HotEntries()
-    /// The keys the file holds, so a lookup of a key never stored skips SQLite (see ``StoredKeys``).
-    let storedKeys = StoredKeys()
     /// Responses accepted for storing, not yet committed (see ``enqueue(key:varySelection:status:headers:body:requestTime:responseTime:)``).
     let pending = PendingWrites()
     /// The serial queue the writer commits on, off every caller's path.

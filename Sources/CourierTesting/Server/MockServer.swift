@@ -88,15 +88,19 @@ public final class MockServer: Sendable {
     public func shutdown() async throws {
         guard let open = core.beginShutdown() else { return }
         await Self.close(open.listener, open.connections)
+        core.releasePort()
         try await group.shutdownGracefully()
     }
 
     /// Stops serving: closes the listening socket, so new connections are refused, and every open connection.
     ///
+    /// The port stays reserved until ``comeUp()`` (bound, not listening), so no other server in the
+    /// process can take it meanwhile and answer in this one's place.
     /// - Throws: ``MockServerError`` after ``shutdown()``.
     public func goDown() async throws {
         let open = try core.takeDown()
         await Self.close(open.listener, open.connections)
+        core.holdPort(PortHold(host: host, port: port))
     }
 
     /// Listens again on the same host and port after ``goDown()``; does nothing if already up.
@@ -104,6 +108,7 @@ public final class MockServer: Sendable {
     /// - Throws: The bind error, or ``MockServerError`` after ``shutdown()``.
     public func comeUp() async throws {
         guard try core.beginBinding() else { return }
+        core.releasePort()
         let listener: any Channel
         do {
             listener = try await Self.bind(host: host, port: port, group: group, core: core, tls: tls, context: context)

@@ -20,6 +20,8 @@ final class MockServerCore: Sendable {
         var records: [RecordedRequest] = []
         var nextConnectionID = 1
         var openChannels: [Int: any Channel] = [:]
+        /// The port, held while the server is down (see ``PortHold``).
+        var portHold: PortHold?
 
         var isAccepting: Bool {
             switch listener {
@@ -141,6 +143,20 @@ final class MockServerCore: Sendable {
             }
         }
     }
+
+    /// Keeps the down server's port from other servers until it comes up or shuts down.
+    func holdPort(_ hold: PortHold?) {
+        let released = state.withLockedValue { state -> PortHold? in
+            // A server shut down meanwhile keeps nothing.
+            if case .shutDown = state.listener, hold != nil { return hold }
+            defer { state.portHold = hold }
+            return state.portHold
+        }
+        released?.release()
+    }
+
+    /// Frees the held port, if any.
+    func releasePort() { holdPort(nil) }
 
     /// Stops accepting and hands back the listener (if up) and the open connections to close.
     func takeDown() throws -> (listener: (any Channel)?, connections: [any Channel]) {
