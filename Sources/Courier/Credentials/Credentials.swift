@@ -25,7 +25,7 @@ public struct Credentials: Sendable, Hashable {
     }
 
     /// `X-Auth-Token` and `X-User-Id`, as RocketChat-style APIs expect.
-    public static func authToken(_ token: String, userID: String) -> Credentials {
+    package static func authToken(_ token: String, userID: String) -> Credentials {
         var fields = HTTPFields()
         fields[.xAuthToken] = token
         fields[.xUserID] = userID
@@ -35,7 +35,7 @@ public struct Credentials: Sendable, Hashable {
 
 extension HTTPField.Name {
     /// `X-Auth-Token`.
-    public static var xAuthToken: Self { Self("X-Auth-Token") ?? .authorization }
+    package static var xAuthToken: Self { Self("X-Auth-Token") ?? .authorization }
     /// `X-User-Id`.
-    public static var xUserID: Self { Self("X-User-Id") ?? .authorization }
+    package static var xUserID: Self { Self("X-User-Id") ?? .authorization }
 }
