@@ -25,7 +25,7 @@ public struct Credentials: Sendable, Hashable {
     }
 
     /// `X-Auth-Token` and `X-User-Id`, as RocketChat-style APIs expect.
-    package static func authToken(_ token: String, userID: String) -> Credentials {
+    public static func authToken(_ token: String, userID: String) -> Credentials {
         var fields = HTTPFields()
         fields[.xAuthToken] = token
         fields[.xUserID] = userID
