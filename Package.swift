@@ -117,12 +117,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // What the test targets share (a level tests wait on instead of sleeping); not a product.
-        .target(name: "CourierTestSupport", dependencies: ["Courier"], path: "Tests/Support", swiftSettings: strict),
+        // What the test targets share (a mock server run around a test, a level tests wait on
+        // instead of sleeping); not a product.
+        .target(name: "CourierTestSupport", dependencies: ["Courier", "CourierTesting"], path: "Tests/Support", swiftSettings: strict),
         .testTarget(
             name: "CourierTests",
             dependencies: [
-                "Courier", "CourierTesting", "CourierExamples",
+                "Courier", "CourierTesting", "CourierExamples", "CourierTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
@@ -133,7 +134,7 @@ let package = Package(
         .testTarget(
             name: "CourierTransportTests",
             dependencies: [
-                "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierTesting", "CourierExamples",
+                "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierTesting", "CourierExamples", "CourierTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -143,7 +144,7 @@ let package = Package(
         .testTarget(
             name: "CourierTestingTests",
             dependencies: [
-                "Courier", "CourierTesting",
+                "Courier", "CourierTesting", "CourierTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,3 +1,4 @@
+import CourierTestSupport
 import CourierTesting
 import HTTPTypes
 import Testing

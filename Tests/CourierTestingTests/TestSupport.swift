@@ -1,17 +1,5 @@
 import CourierTesting
 
-/// Runs `body` against a fresh server and always shuts it down.
-func withServer(_ body: (MockServer) async throws -> Void) async throws {
-    let server = try await MockServer.start()
-    do {
-        try await body(server)
-    } catch {
-        try? await server.shutdown()
-        throw error
-    }
-    try await server.shutdown()
-}
-
 /// A raw HTTP/1.1 request with CRLF line ends; adds `Content-Length` when there is a body.
 func rawRequest(_ method: String = "GET", _ target: String, headers: [String] = [], body: String = "") -> String {
     var lines = ["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1"] + headers

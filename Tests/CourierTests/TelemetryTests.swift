@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import HTTPTypes
@@ -19,17 +20,6 @@ import Tracing
         return Client(baseURL: server.baseURL, middlewares: [TelemetryMiddleware(), retry, AttemptTelemetryMiddleware()]) {
             $0.telemetry = Telemetry(metrics: metrics, tracer: tracer)
             $0.timeout = .seconds(300)
-        }
-    }
-
-    func withServer(_ body: (MockServer) async throws -> Void) async throws {
-        let server = try await MockServer.start()
-        do {
-            try await body(server)
-            try await server.shutdown()
-        } catch {
-            try? await server.shutdown()
-            throw error
         }
     }
 

@@ -26,19 +26,10 @@ func withServer<T>(
     configure: (inout Client.Configuration) -> Void = { _ in },
     _ body: (MockServer, Client) async throws -> T
 ) async throws -> T {
-    let server = try await MockServer.start()
-    let client = Client(baseURL: server.baseURL, transport: kind.make()) { configuration in
+    try await withServer(Wire(kind: kind, tls: nil), configure: { configuration in
         configuration.timeout = .seconds(300)
         configure(&configuration)
-    }
-    do {
-        let result = try await body(server, client)
-        try await server.shutdown()
-        return result
-    } catch {
-        try? await server.shutdown()
-        throw error
-    }
+    }, body)
 }
 
 struct Item: Codable, Sendable, Hashable {

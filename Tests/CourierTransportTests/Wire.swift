@@ -1,5 +1,6 @@
 import Courier
 import CourierAsyncHTTPClient
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import Testing
@@ -46,14 +47,8 @@ func withServer<T>(
     configure: (inout Client.Configuration) -> Void = { _ in },
     _ body: (MockServer, Client) async throws -> T
 ) async throws -> T {
-    let server = try await MockServer.start(tls: wire.tls)
-    do {
+    try await withServer(tls: wire.tls) { server in
         let client = Client(baseURL: server.baseURL, transport: try wire.make(), middlewares: middlewares, configure: configure)
-        let result = try await body(server, client)
-        try await server.shutdown()
-        return result
-    } catch {
-        try? await server.shutdown()
-        throw error
+        return try await body(server, client)
     }
 }

@@ -1,8 +1,8 @@
 /// Who a call is made for, as the client knows it before any middleware runs.
 ///
-/// The client reads it from its ``CredentialsMiddleware``'s provider, so a cache keeps each user's
+/// The client reads it from its `CredentialsMiddleware`'s provider, so a cache keeps each user's
 /// responses apart whatever order the middlewares are listed in.
-public enum CallIdentity: Sendable, Hashable {
+package enum CallIdentity: Sendable, Hashable {
     /// The client has no credential provider: who is signed in can't be known up front.
     case unknown
     /// No credentials go with this call (nobody is signed in, or the endpoint sends none).

@@ -60,11 +60,11 @@ extension Client {
             cachePolicy: policy,
             isIdempotent: call.isIdempotent,
             timeout: call.timeout ?? configuration.timeout,
-            requiresAuthentication: call.requiresAuthentication,
-            maximumBodySize: configuration.maximumBodySize,
-            pathTemplate: call.pathTemplate,
-            telemetry: configuration.telemetry
+            requiresAuthentication: call.requiresAuthentication
         )
+        context.maximumBodySize = configuration.maximumBodySize
+        context.pathTemplate = call.pathTemplate
+        context.telemetry = configuration.telemetry
         context.requestBodyIsSelfContained = built.body?.isSelfContained ?? true
         context.redaction = configuration.redaction
         context.origin = baseURL
@@ -129,9 +129,12 @@ extension Client {
             // A context of its own: the caller's report must not count the background attempt.
             var background = RequestContext(
                 endpoint: context.endpoint, cachePolicy: policy, isIdempotent: context.isIdempotent, timeout: context.timeout,
-                requiresAuthentication: context.requiresAuthentication, maximumBodySize: context.maximumBodySize,
-                identity: context.identity, pathTemplate: context.pathTemplate, telemetry: context.telemetry
+                requiresAuthentication: context.requiresAuthentication
             )
+            background.maximumBodySize = context.maximumBodySize
+            background.identity = context.identity
+            background.pathTemplate = context.pathTemplate
+            background.telemetry = context.telemetry
             background.redaction = context.redaction
             background.origin = context.origin
             // The task runs a copy of this client without the background work: once the last copy

@@ -69,16 +69,6 @@ public struct Client: Sendable {
         self.configuration = configuration
     }
 
-    /// Creates a client for a server environment (debug, staging, release…).
-    public init(
-        environment: ServerEnvironment,
-        transport: any ClientTransport = URLSessionTransport(),
-        middlewares: [any ClientMiddleware] = [],
-        configure: (inout Configuration) -> Void = { _ in }
-    ) {
-        self.init(baseURL: environment.baseURL, transport: transport, middlewares: middlewares, configure: configure)
-    }
-
     private static func credentialProvider(in middlewares: [any ClientMiddleware]) -> (any CredentialProvider)? {
         middlewares.lazy.compactMap { ($0 as? CredentialsMiddleware)?.provider }.first
     }

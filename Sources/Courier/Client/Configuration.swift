@@ -22,8 +22,8 @@ extension Client {
         public var errorMessagePaths: [String] = ["message", "error.message", "error_description", "error", "detail", "msg"]
         /// Sees every 2xx response with its raw body and may return an error that fails the call.
         public var responseValidator: (@Sendable (ValidationInput) -> (any Error)?)?
-        /// Whether identical concurrent GETs that may use the cache share one request (a
-        /// ``CoalescingMiddleware`` first in the chain).
+        /// Whether identical GETs in flight at the same time that may use the cache share one request
+        /// (the first caller's), every caller getting the answer.
         public var coalescesIdenticalRequests = true
         /// How many redirects a call follows (see ``RedirectMiddleware``); 0 hands 3xx responses back as they are.
         public var maximumRedirects = 10

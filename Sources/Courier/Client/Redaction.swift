@@ -24,12 +24,12 @@ public struct Redaction: Sendable, Hashable {
     public init() {}
 
     /// Whether a header's value must be hidden.
-    public func isSecret(header name: HTTPField.Name) -> Bool {
+    package func isSecret(header name: HTTPField.Name) -> Bool {
         headerNames.contains(name.canonicalName) || headerNames.contains(name.rawName.lowercased())
     }
 
     /// Whether a query item's value must be hidden (`name` as it stands in the URL, percent-encoded or not).
-    public func isSecret(queryItem name: String) -> Bool {
+    package func isSecret(queryItem name: String) -> Bool {
         isSecretQueryName(name[...])
     }
 
@@ -80,7 +80,7 @@ public struct Redaction: Sendable, Hashable {
     ///
     /// A URL runs to the next white space, quote, bracket or brace, so a secret value is hidden
     /// whole even when a comma or a semicolon follows it.
-    public func redact(text: String) -> String {
+    package func redact(text: String) -> String {
         guard text.contains("http") else { return text }
         var result = ""
         var rest = text[...]
@@ -115,7 +115,7 @@ public struct Redaction: Sendable, Hashable {
     }
 
     /// Both lists together: what either one hides, the result hides.
-    public func merging(_ other: Redaction) -> Redaction {
+    package func merging(_ other: Redaction) -> Redaction {
         guard other != self else { return self }
         var merged = self
         merged.headerNames.formUnion(other.headerNames)

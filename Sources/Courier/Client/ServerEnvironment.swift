@@ -8,6 +8,7 @@ import Foundation
 ///     static let release = ServerEnvironment("release", baseURL: "https://api.example.com")
 /// }
 /// let env = ServerEnvironment.selected(from: [.staging, .release], default: .release)
+/// let client = Client(baseURL: env.baseURL)
 /// ```
 public struct ServerEnvironment: Sendable, Hashable {
     /// The name, e.g. `staging`.

@@ -35,7 +35,7 @@ public struct Credentials: Sendable, Hashable {
 
 extension HTTPField.Name {
     /// `X-Auth-Token`.
-    public static var xAuthToken: Self { Self("X-Auth-Token") ?? .authorization }
+    package static var xAuthToken: Self { Self("X-Auth-Token") ?? .authorization }
     /// `X-User-Id`.
-    public static var xUserID: Self { Self("X-User-Id") ?? .authorization }
+    package static var xUserID: Self { Self("X-User-Id") ?? .authorization }
 }

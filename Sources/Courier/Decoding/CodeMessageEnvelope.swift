@@ -1,6 +1,6 @@
 import Foundation
 
-/// `{ "code": 0, "msg": "ok", "data": … }`: success when `code` is 0 (or in ``successCodes``).
+/// `{ "code": 0, "msg": "ok", "data": … }`: success when `code` is 0.
 public struct CodeMessageEnvelope<Payload: Decodable & Sendable>: ResponseEnvelope {
     /// The result code; 0 means success.
     public var code: Int
@@ -10,7 +10,7 @@ public struct CodeMessageEnvelope<Payload: Decodable & Sendable>: ResponseEnvelo
     public var data: Payload?
 
     /// Codes that mean success.
-    public static var successCodes: Set<Int> { [0] }
+    static var successCodes: Set<Int> { [0] }
 
     enum CodingKeys: String, CodingKey { case code, msg, message, data }
 

@@ -9,7 +9,8 @@ public struct DecodingContext: Sendable {
     public var response: HTTPResponse
 
     /// Creates a context.
-    public init(decoder: any ResponseDecoder, response: HTTPResponse) {
+    @usableFromInline
+    package init(decoder: any ResponseDecoder, response: HTTPResponse) {
         self.decoder = decoder
         self.response = response
     }

@@ -8,13 +8,13 @@
 /// the literal text makes the request invalid: queries belong in ``Endpoint/query``.
 public struct EndpointPath: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// The percent-encoded path, as it goes on the wire.
-    public private(set) var encoded: String
+    package private(set) var encoded: String
     /// Why the path is unusable, when it is (checked when the request is built).
     private(set) var problem: String?
     /// The path with every interpolated value as `{}`, e.g. `/users/{}/friends`: a label whose
     /// cardinality is bounded by the number of endpoints, whatever values flow through. Unnamed,
     /// because string interpolation passes the values, not the names of what produced them.
-    public private(set) var template: String
+    @usableFromInline package private(set) var template: String
 
     /// Creates a path from literal text, taken as already encoded.
     public init(stringLiteral value: String) {

@@ -41,7 +41,7 @@ public struct Parameters: Sendable, ExpressibleByDictionaryLiteral {
     }
 
     /// Whether there is nothing to send.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         switch storage {
         case .items(let items): items.isEmpty
         case .dictionary(let pairs): pairs.isEmpty

@@ -27,7 +27,7 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible, Custo
     }
 
     /// Creates a summary from an already redacted URL.
-    public init(method: HTTPRequest.Method, url: String) {
+    package init(method: HTTPRequest.Method, url: String) {
         self.method = method
         source = .redacted(url)
     }

@@ -1,2 +1,2 @@
 /// A middleware that answers from a response cache; the client asks for cached values only when one is present.
-public protocol CachingMiddleware: ClientMiddleware {}
+package protocol CachingMiddleware: ClientMiddleware {}

@@ -12,7 +12,7 @@ import OpenAPIRuntime
 /// user: when another user signed in meanwhile, or nobody is, the attempt fails as cancelled.
 public struct CredentialsMiddleware: ClientMiddleware {
     /// Where the credentials come from.
-    public let provider: any CredentialProvider
+    package let provider: any CredentialProvider
 
     /// Creates the middleware over a credential provider (usually a ``CredentialStore``).
     public init(provider: any CredentialProvider) {

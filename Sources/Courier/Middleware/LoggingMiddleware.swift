@@ -11,15 +11,20 @@ import OpenAPIRuntime
 /// middleware's own list and, inside a ``Client``, the client's.
 public struct LoggingMiddleware: ClientMiddleware {
     /// Where the lines go.
-    public var logger: Logger
+    var logger: Logger
     /// Which header fields and query items are hidden, besides those of the client's list.
-    public var redaction: Redaction
-    /// Whether bodies are logged (up to ``bodyLimit`` bytes); off by default, bodies may hold personal data.
-    public var logsBodies: Bool
-    /// How many bytes of a body are logged when ``logsBodies`` is on.
-    public var bodyLimit: Int
+    var redaction: Redaction
+    /// Whether bodies are logged (up to `bodyLimit` bytes).
+    var logsBodies: Bool
+    /// How many bytes of a body are logged when `logsBodies` is on.
+    var bodyLimit: Int
 
     /// Creates the middleware.
+    /// - Parameters:
+    ///   - logger: Where the lines go.
+    ///   - redaction: Header fields and query items to hide besides those of the client's list.
+    ///   - logsBodies: Whether bodies are logged (up to `bodyLimit` bytes); off by default, bodies may hold personal data.
+    ///   - bodyLimit: How many bytes of a body are logged when `logsBodies` is on.
     public init(logger: Logger, redaction: Redaction = Redaction(), logsBodies: Bool = false, bodyLimit: Int = 2048) {
         self.logger = logger
         self.redaction = redaction

@@ -15,16 +15,16 @@ import OpenAPIRuntime
 /// - 303 (and 301/302 after a POST) continue as a GET without a body; 307 and 308 resend the
 ///   method and body (a body that can be read only once fails the call instead).
 /// - A redirect from https to http fails with ``CourierError/Kind/redirect`` unless
-///   ``allowsInsecureRedirects`` is on; even then, a request body never goes from https to http.
-/// - A loop, more than ``maximumRedirects`` hops, a missing or unusable `Location`, or a non-HTTP
+///   `allowsInsecureRedirects` is on; even then, a request body never goes from https to http.
+/// - A loop, more than `maximumRedirects` hops, a missing or unusable `Location`, or a non-HTTP
 ///   target fails with ``CourierError/Kind/redirect``.
 public struct RedirectMiddleware: ClientMiddleware {
     /// How many redirects one call may follow.
-    public var maximumRedirects: Int
+    var maximumRedirects: Int
     /// The header fields removed when a hop leaves the origin, besides the credential fields.
-    public var redaction: Redaction
+    var redaction: Redaction
     /// Whether a redirect from `https` to plain `http` is followed (without credentials or a body).
-    public var allowsInsecureRedirects: Bool
+    var allowsInsecureRedirects: Bool
 
     /// Creates the middleware.
     /// - Parameters:

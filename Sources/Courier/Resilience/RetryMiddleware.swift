@@ -16,9 +16,9 @@ import OpenAPIRuntime
 /// - When no retry follows, the last response is returned (for a status) or the last error thrown.
 public struct RetryMiddleware: ClientMiddleware {
     /// When to retry and how long to wait.
-    public let policy: RetryPolicy
+    let policy: RetryPolicy
     /// The clock the waits run on.
-    public let clock: any Clock<Duration>
+    let clock: any Clock<Duration>
 
     /// Creates the middleware.
     /// - Parameters:

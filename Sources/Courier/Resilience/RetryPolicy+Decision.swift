@@ -9,14 +9,14 @@ extension RetryPolicy {
     /// - Parameters:
     ///   - attempt: The number of the attempt that just ended, from 1.
     ///   - method: The request's method.
-    ///   - isIdempotent: The endpoint's declaration (``RequestContext/isIdempotent``), or nil when unknown.
+    ///   - isIdempotent: The endpoint's declaration (`RequestContext.isIdempotent`), or nil when unknown.
     ///   - status: The response status, when a response arrived.
     ///   - error: The error kind, when the attempt failed without a response.
     ///   - retryAfter: The response's `Retry-After` field value, if any.
     ///   - elapsed: The time since the first attempt started.
     ///   - now: The current date, to resolve an HTTP-date `Retry-After`.
     /// - Returns: Retry after a delay, or stop, with the reason.
-    public func decision(
+    package func decision(
         afterAttempt attempt: Int,
         method: HTTPRequest.Method,
         isIdempotent: Bool?,

@@ -42,7 +42,7 @@ public struct RetryPolicy: Sendable {
     /// Error kinds that signal a temporary condition; ``CourierError/Kind/cancelled`` is ignored here.
     public var retryableErrorKinds: Set<CourierError.Kind>
     /// Where the jitter comes from; tests fix it.
-    public var random: RandomSource
+    package var random = RandomSource.system
 
     /// Creates a policy; every parameter has the value of ``default``.
     /// - Parameters:
@@ -54,7 +54,6 @@ public struct RetryPolicy: Sendable {
     ///   - retryableMethods: GET, HEAD, PUT, DELETE, OPTIONS and TRACE.
     ///   - retryableStatuses: 408, 429, 500, 502, 503 and 504.
     ///   - retryableErrorKinds: Lost connection, no connection, timed out.
-    ///   - random: The system random number generator.
     public init(
         maximumAttempts: Int = 3,
         baseDelay: Duration = .milliseconds(500),
@@ -63,8 +62,7 @@ public struct RetryPolicy: Sendable {
         maximumRetryAfter: Duration = .seconds(20),
         retryableMethods: Set<HTTPRequest.Method> = RetryPolicy.idempotentMethods,
         retryableStatuses: Set<Int> = RetryPolicy.temporaryStatuses,
-        retryableErrorKinds: Set<CourierError.Kind> = RetryPolicy.temporaryErrorKinds,
-        random: RandomSource = .system
+        retryableErrorKinds: Set<CourierError.Kind> = RetryPolicy.temporaryErrorKinds
     ) {
         self.maximumAttempts = maximumAttempts
         self.baseDelay = baseDelay
@@ -74,7 +72,6 @@ public struct RetryPolicy: Sendable {
         self.retryableMethods = retryableMethods
         self.retryableStatuses = retryableStatuses
         self.retryableErrorKinds = retryableErrorKinds
-        self.random = random
     }
 
     /// Three attempts with full-jitter backoff from 0.5 s, capped at 8 s, within 30 s.
@@ -117,27 +114,27 @@ public struct RetryPolicy: Sendable {
 
 extension RetryPolicy {
     /// Draws the jitter of a wait: a fraction in `0 ... 1` of the wait's upper bound.
-    public struct RandomSource: Sendable {
+    package struct RandomSource: Sendable {
         private let draw: @Sendable () -> Double
 
         /// Creates a source from a function returning fractions in `0 ... 1` (values outside are clamped).
         /// - Parameter fraction: Called once per wait.
-        public init(_ fraction: @escaping @Sendable () -> Double) {
+        package init(_ fraction: @escaping @Sendable () -> Double) {
             draw = fraction
         }
 
         /// The next fraction, clamped to `0 ... 1`.
-        public func nextFraction() -> Double {
+        package func nextFraction() -> Double {
             let value = draw()
             guard value.isFinite else { return 1 }
             return min(max(value, 0), 1)
         }
 
         /// Uniform fractions from the system random number generator.
-        public static let system = RandomSource { Double.random(in: 0 ... 1) }
+        package static let system = RandomSource { Double.random(in: 0 ... 1) }
 
         /// Always the same fraction: `fixed(1)` waits the whole bound, `fixed(0)` not at all.
         /// - Parameter fraction: The fraction every wait uses.
-        public static func fixed(_ fraction: Double) -> RandomSource { RandomSource { fraction } }
+        package static func fixed(_ fraction: Double) -> RandomSource { RandomSource { fraction } }
     }
 }

@@ -34,7 +34,7 @@ public struct TokenRefreshMiddleware: ClientMiddleware {
     public typealias TokenFailurePredicate = @Sendable (_ response: HTTPResponse, _ context: RequestContext?) -> Bool
 
     /// The credentials refreshed and read.
-    public let store: CredentialStore
+    let store: CredentialStore
     private let isTokenFailure: TokenFailurePredicate
     private let coordinator: RefreshCoordinator
 

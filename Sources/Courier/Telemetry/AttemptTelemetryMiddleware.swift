@@ -11,9 +11,11 @@ import Tracing
 /// List it last, after the retry, token refresh and cache middlewares, with ``TelemetryMiddleware`` first.
 public struct AttemptTelemetryMiddleware: ClientMiddleware {
     /// The backends; nil uses the call's ``Client/Configuration/telemetry``, else the process-wide ones.
-    public var telemetry: Telemetry?
+    var telemetry: Telemetry?
 
     /// Creates the middleware.
+    /// - Parameter telemetry: The backends; nil uses the call's ``Client/Configuration/telemetry``,
+    ///   else the process-wide ones.
     public init(telemetry: Telemetry? = nil) {
         self.telemetry = telemetry
     }

@@ -21,9 +21,11 @@ import Tracing
 /// unknown and reads `{unknown}`. With the default no-op backends nothing is recorded.
 public struct TelemetryMiddleware: ClientMiddleware {
     /// The backends; nil uses the call's ``Client/Configuration/telemetry``, else the process-wide ones.
-    public var telemetry: Telemetry?
+    var telemetry: Telemetry?
 
     /// Creates the middleware.
+    /// - Parameter telemetry: The backends; nil uses the call's ``Client/Configuration/telemetry``,
+    ///   else the process-wide ones.
     public init(telemetry: Telemetry? = nil) {
         self.telemetry = telemetry
     }

@@ -19,7 +19,7 @@ public struct ResumableDownload: Sendable, Hashable, Codable {
     public var totalBytes: Int64?
 
     /// Creates the state of a cut download.
-    public init(partialFile: URL, validator: String, completedBytes: Int64, totalBytes: Int64?) {
+    package init(partialFile: URL, validator: String, completedBytes: Int64, totalBytes: Int64?) {
         self.partialFile = partialFile
         self.validator = validator
         self.completedBytes = completedBytes

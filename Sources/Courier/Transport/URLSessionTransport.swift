@@ -15,9 +15,9 @@ import FoundationNetworking
 /// timeout covers the whole response: the session task is cancelled when it runs out (a
 /// ``TimeoutEnforcingTransport``). A transfer's body (a download, ``Client/bytes(for:)``) is handed
 /// over as it arrives, with URLSession's idle timeout, in bounded memory: while the reader is behind
-/// the task is suspended (Apple platforms) and what still arrives waits in a private temporary file. A file or form body over ``gatheredBodyLimit`` streams from its source (chunked on
+/// the task is suspended (Apple platforms) and what still arrives waits in a private temporary file. A file or form body over 1 MiB streams from its source (chunked on
 /// Linux, whose URLSession sends every streamed body that way); a caller's stream body is gathered
-/// in memory, up to ``streamGatheringLimit``: URLSession reads a body stream synchronously, and on
+/// in memory, up to 64 MiB: URLSession reads a body stream synchronously, and on
 /// Linux every session shares one queue, so a stream waiting on the caller would hold up every
 /// URLSession request in the process. Stream large uploads over `AsyncHTTPClientTransport`.
 public struct URLSessionTransport: TimeoutEnforcingTransport {
@@ -56,10 +56,10 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
     }
 
     /// The largest request body of known length sent from memory; larger files and forms stream.
-    public static let gatheredBodyLimit = 1 << 20
+    package static let gatheredBodyLimit = 1 << 20
     /// The largest ``RequestBody/stream(_:length:contentType:)`` body this transport sends: it
     /// gathers those in memory.
-    public static let streamGatheringLimit = 64 << 20
+    package static let streamGatheringLimit = 64 << 20
 
     /// Sends one request; the response's body is read whole, within the client's size limit, or for
     /// a transfer handed over as it arrives.

@@ -23,7 +23,7 @@ extension ResilienceTests {
         }
 
         @Test func retriesUntilSuccess() async throws {
-            let client = client(policy: RetryPolicy(random: .fixed(0))) { attempt in
+            let client = client(policy: RetryPolicy().jitter(0)) { attempt in
                 ClosureTransport.respond(attempt < 3 ? .serviceUnavailable : .ok, body: "done")
             }
             let response = try await client.response(for: Call())
@@ -33,7 +33,7 @@ extension ResilienceTests {
         }
 
         @Test func returnsTheLastResponseAfterTheLastAttempt() async throws {
-            let client = client(policy: RetryPolicy(maximumAttempts: 4, random: .fixed(0))) { attempt in
+            let client = client(policy: RetryPolicy(maximumAttempts: 4).jitter(0)) { attempt in
                 ClosureTransport.respond(.badGateway, body: "attempt \(attempt)")
             }
             let error = try #require(await #expect(throws: CourierError.self) { try await client.send(Call()) })
@@ -43,7 +43,7 @@ extension ResilienceTests {
         }
 
         @Test func waitsFollowTheBackoffScheduleOnTheClock() async throws {
-            let policy = RetryPolicy(baseDelay: .seconds(1), maximumDelay: .seconds(10), random: .fixed(1))
+            let policy = RetryPolicy(baseDelay: .seconds(1), maximumDelay: .seconds(10)).jitter(1)
             let client = client(policy: policy) { _ in ClosureTransport.respond(.serviceUnavailable) }
             let call = Task { try await client.send(Call()) }
 
@@ -66,7 +66,7 @@ extension ResilienceTests {
         }
 
         @Test func honoursRetryAfter() async throws {
-            let policy = RetryPolicy(baseDelay: .seconds(1), random: .fixed(1))
+            let policy = RetryPolicy(baseDelay: .seconds(1)).jitter(1)
             let client = client(policy: policy) { attempt in
                 attempt == 1 ? ClosureTransport.respond(.tooManyRequests, [.retryAfter: "7"]) : ClosureTransport.respond(.ok)
             }
@@ -91,14 +91,14 @@ extension ResilienceTests {
         }
 
         @Test func doesNotRetryPost() async throws {
-            let client = client(policy: RetryPolicy(random: .fixed(0))) { _ in ClosureTransport.respond(.serviceUnavailable) }
+            let client = client(policy: RetryPolicy().jitter(0)) { _ in ClosureTransport.respond(.serviceUnavailable) }
             let error = try #require(await #expect(throws: CourierError.self) { try await client.send(Call(.post, body: .text("x"))) })
             #expect(error.status == .serviceUnavailable)
             #expect(attempts.count == 1)
         }
 
         @Test func retriesPostWhenTheEndpointOptsIn() async throws {
-            let client = client(policy: RetryPolicy(random: .fixed(0))) { attempt in
+            let client = client(policy: RetryPolicy().jitter(0)) { attempt in
                 ClosureTransport.respond(attempt == 1 ? .serviceUnavailable : .created)
             }
             let response = try await client.response(for: Call(.post, idempotent: true, body: .text("x")))
@@ -106,7 +106,7 @@ extension ResilienceTests {
         }
 
         @Test func doesNotRetryABodyThatCanBeSentOnlyOnce() async throws {
-            let client = client(policy: RetryPolicy(random: .fixed(0)), before: [SingleUseBodyMiddleware()]) { _ in
+            let client = client(policy: RetryPolicy().jitter(0), before: [SingleUseBodyMiddleware()]) { _ in
                 ClosureTransport.respond(.serviceUnavailable)
             }
             let error = try #require(await #expect(throws: CourierError.self) { try await client.send(Call(.put, body: .text("x"))) })
@@ -116,7 +116,7 @@ extension ResilienceTests {
 
         @Test(arguments: [CourierError.Kind.connectionLost, .noConnection, .timedOut])
         func retriesTemporaryErrorsAndThrowsTheLast(kind: CourierError.Kind) async throws {
-            let client = client(policy: RetryPolicy(random: .fixed(0))) { attempt in
+            let client = client(policy: RetryPolicy().jitter(0)) { attempt in
                 throw CourierError(kind, detail: "attempt \(attempt)")
             }
             let error = try #require(await #expect(throws: CourierError.self) { try await client.send(Call()) })
@@ -127,7 +127,7 @@ extension ResilienceTests {
 
         /// In a generated client the transport's error reaches the middleware inside a `ClientError`.
         @Test func retriesATemporaryErrorWrappedByAGeneratedClient() async throws {
-            let client = client(policy: RetryPolicy(random: .fixed(0))) { attempt in
+            let client = client(policy: RetryPolicy().jitter(0)) { attempt in
                 guard attempt < 3 else { return ClosureTransport.respond(.ok, body: "done") }
                 throw ClientError(
                     operationID: "getFeed", operationInput: "", request: nil, requestBody: nil, baseURL: nil,
@@ -142,14 +142,14 @@ extension ResilienceTests {
 
         @Test(arguments: [CourierError.Kind.transport, .invalidResponse])
         func doesNotRetryOtherErrors(kind: CourierError.Kind) async throws {
-            let client = client(policy: RetryPolicy(random: .fixed(0))) { _ in throw CourierError(kind, detail: "final") }
+            let client = client(policy: RetryPolicy().jitter(0)) { _ in throw CourierError(kind, detail: "final") }
             let error = try #require(await #expect(throws: CourierError.self) { try await client.send(Call()) })
             #expect(error.kind == kind)
             #expect(attempts.count == 1)
         }
 
         @Test func cancellationDuringBackoffEndsTheCallAtOnce() async throws {
-            let client = client(policy: RetryPolicy(baseDelay: .seconds(5), random: .fixed(1))) { _ in
+            let client = client(policy: RetryPolicy(baseDelay: .seconds(5)).jitter(1)) { _ in
                 ClosureTransport.respond(.serviceUnavailable)
             }
             let call = Task { try await client.send(Call()) }
@@ -164,7 +164,7 @@ extension ResilienceTests {
         @Test func stopsAtTheTotalDeadlineAndBoundsTheLastAttempt() async throws {
             let timeouts = Locked<[Duration]>([])
             let clock = clock
-            let policy = RetryPolicy(maximumAttempts: 5, totalDeadline: .seconds(10), random: .fixed(0))
+            let policy = RetryPolicy(maximumAttempts: 5, totalDeadline: .seconds(10)).jitter(0)
             let attempts = attempts
             let transport = ClosureTransport { _, _ in
                 attempts.increment()

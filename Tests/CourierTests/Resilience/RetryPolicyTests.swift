@@ -6,7 +6,7 @@ import Testing
 extension ResilienceTests {
     /// The retry policy's decisions as pure values.
     @Suite struct RetryPolicyTests {
-        let policy = RetryPolicy(baseDelay: .seconds(1), maximumDelay: .seconds(5), random: .fixed(1))
+        let policy = RetryPolicy(baseDelay: .seconds(1), maximumDelay: .seconds(5)).jitter(1)
 
         @Test(arguments: [408, 429, 500, 502, 503, 504])
         func retriesTemporaryStatuses(code: Int) {
@@ -153,5 +153,14 @@ extension ResilienceTests {
                     == .stop(.deadlineExceeded)
             )
         }
+    }
+}
+
+extension RetryPolicy {
+    /// This policy with every wait the same `fraction` of its bound (`RandomSource.fixed`).
+    func jitter(_ fraction: Double) -> RetryPolicy {
+        var policy = self
+        policy.random = .fixed(fraction)
+        return policy
     }
 }

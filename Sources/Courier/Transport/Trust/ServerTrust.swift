@@ -46,7 +46,7 @@ public struct ServerTrust: Sendable, Hashable {
     }
 
     /// Whether anything differs from the system's trust.
-    public var isSystemDefault: Bool { self == .system }
+    package var isSystemDefault: Bool { self == .system }
 
     /// Accepts `host`'s certificates only when one of them has one of `pins` (a backup pin among them).
     public mutating func pin(_ host: String, to pins: Set<String>) {
@@ -54,7 +54,7 @@ public struct ServerTrust: Sendable, Hashable {
     }
 
     /// The pins for `host`, or nil when it isn't pinned.
-    public func pins(for host: String) -> Set<String>? {
+    package func pins(for host: String) -> Set<String>? {
         pins[host.lowercased()]
     }
 
