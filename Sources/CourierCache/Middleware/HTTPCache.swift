@@ -138,7 +138,7 @@ public struct HTTPCache: CachingMiddleware {
         if identity == .unknown, let credentials {
             identity = context?.requiresAuthentication == false ? .anonymous : await CallIdentity.of(credentials)
         }
-        if case .user(let user) = identity { return Partition(name: "id:" + user) }
+        if case .user(let user) = identity { return Partition(name: Self.partition(ofUser: user)) }
         if let own = secrets?.partition(of: request.headerFields) { return Partition(name: own) }
         // Behind a `CoalescingMiddleware` that filed the call as anonymous too, its claim is this one:
         // whatever marks it after this point marks both.
@@ -146,6 +146,13 @@ public struct HTTPCache: CachingMiddleware {
     }
 
     var clock: Date { now() }
+
+    /// The partition of a signed-in user: `id:` and the identity with `%` and NUL escaped, so no
+    /// two identities share one and the name holds no NUL (SQLite text parameters end at one:
+    /// `a<NUL>b` would otherwise read, and clear, user `a`'s responses).
+    package static func partition(ofUser identity: String) -> String {
+        "id:" + identity.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\0", with: "%00")
+    }
 }
 
 extension HTTPCache: UserPartitionedCache {
@@ -166,7 +173,7 @@ extension HTTPCache {
 
     /// Removes the stored responses of one user identity (as given to `Credentials`).
     public func clear(identity: String) async throws {
-        _ = try await store.removeAll(partition: "id:" + identity)
+        _ = try await store.removeAll(partition: Self.partition(ofUser: identity))
     }
 
     /// Removes the stored responses of one endpoint, for every user.
@@ -180,7 +187,7 @@ extension HTTPCache {
         let store = self.store
         credentials.onSignOut { identity in
             guard let identity else { return }
-            Task { _ = try? await store.removeAll(partition: "id:" + identity) }
+            Task { _ = try? await store.removeAll(partition: Self.partition(ofUser: identity)) }
         }
     }
 }

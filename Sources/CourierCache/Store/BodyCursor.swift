@@ -18,7 +18,7 @@ final class BodyCursor {
     /// Opens the body of row `entryID`, which must still be a variant of `key` (after a damaged
     /// file is replaced, ids start over); nil when it isn't, or is shorter than `offsets`.
     init?(path: String, entryID: Int64, key: CacheKey, offsets: Range<Int>) throws {
-        let handle = try ReadConnection.open(path)
+        let handle = try Self.open(path)
         self.handle = handle
         offset = offsets.lowerBound
         end = offsets.upperBound
@@ -60,6 +60,20 @@ final class BodyCursor {
     }
 
     /// The body size of row `entryID` when it is a variant of `key` with a body; nil otherwise.
+    /// A read-only connection to `path`, waiting for locks as the store's other connections do.
+    private static func open(_ path: String) throws -> OpaquePointer {
+        var opened: OpaquePointer?
+        let code = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let handle = opened else {
+            let error = SQLiteCalls.error(code, opened)
+            sqlite3_close_v2(opened)
+            throw error
+        }
+        // As the store's other connections (see `CacheStore.configuration()`).
+        sqlite3_busy_timeout(handle, 5000)
+        return handle
+    }
+
     private static func bodySize(of entryID: Int64, key: CacheKey, _ handle: OpaquePointer) throws -> Int? {
         var prepared: OpaquePointer?
         let sql = """

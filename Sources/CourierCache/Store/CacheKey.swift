@@ -9,7 +9,8 @@ package struct CacheKey: Sendable, Hashable {
     package var method: String
     /// The normalised absolute URL including the query (see ``normalizedURL(_:)``).
     package var url: String
-    /// The identity of the user the response belongs to; `""` for anonymous requests.
+    /// The partition the response belongs to (`""` for anonymous requests); never holds a NUL
+    /// (see `HTTPCache.partition(ofUser:)`): SQLite text parameters end at one.
     package var partition: String
 
     /// Creates a key from a URL, normalising it with ``normalizedURL(_:)``.

@@ -31,20 +31,9 @@ extension CacheStore {
         return configuration
     }
 
-    /// Opens the pool (see ``openRecovering(fileURL:logger:)``), then the read connections of lookups;
-    /// when those can't be opened, lookups read through the pool and a warning is logged.
+    /// Opens the pool (see ``openRecovering(fileURL:logger:)``).
     static func open(fileURL: URL, logger: Logger) throws -> OpenDatabase {
-        let pool = try openRecovering(fileURL: fileURL, logger: logger)
-        let reader: StoreReader
-        do {
-            reader = try StoreReader(path: fileURL.path)
-        } catch {
-            logger.warning(
-                "Cache read connection can't be opened; lookups read through the pool",
-                metadata: ["path": "\(fileURL.path)", "error": "\(error)"])
-            return try OpenDatabase(writer: pool, reader: nil)
-        }
-        return try OpenDatabase(writer: pool, reader: reader)
+        try OpenDatabase(writer: try openRecovering(fileURL: fileURL, logger: logger))
     }
 
     /// Opens the pool, moving a corrupt file aside and retrying once.

@@ -21,9 +21,8 @@ extension CacheStore {
     /// The variant `select` picks among the stored variants of `key`, in one read, with its body
     /// when that is at most `inlineBodyLimit` bytes (larger bodies stay on disk until asked for).
     ///
-    /// The read runs on the calling thread: one indexed statement, kept prepared on a connection
-    /// of its own, which in WAL mode never waits for a writer and costs less than a hop to another
-    /// thread and back.
+    /// The read runs on the calling thread: one indexed statement on one of the pool's readers,
+    /// which in WAL mode never waits for a writer and costs less than a hop to another thread and back.
     package func lookup(
         _ key: CacheKey,
         inlineBodyLimit: Int = 64 * 1024,
@@ -50,14 +49,13 @@ extension CacheStore {
 
     /// The lookup: the variants of a key with their bodies when small, in one statement.
     /// Parameters: the inline body limit, then the partition, URL and method.
-    static let lookupSQL = """
+    private static let lookupSQL = """
         SELECT \(metadataColumns), body.entryId IS NOT NULL, CASE WHEN entry.bodySize <= ? THEN body.data END
         FROM entry LEFT JOIN body ON body.entryId = entry.id
         WHERE entry.partitionKey = ? AND entry.url = ? AND entry.method = ? ORDER BY entry.id
         """
 
-    /// The variants of `key` with their small bodies, read through GRDB (an in-memory store, or a
-    /// file without read connections; ``ReadConnection`` runs the same statement otherwise).
+    /// The variants of `key` with their small bodies, in one statement.
     static func variantsWithBodies(of key: CacheKey, inlineBodyLimit: Int, _ db: Database) throws -> [StoredVariant] {
         let statement = try db.cachedStatement(sql: lookupSQL)
         let rows = try Row.fetchCursor(statement, arguments: [inlineBodyLimit, key.partition, key.url, key.method])

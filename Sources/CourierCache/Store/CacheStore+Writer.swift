@@ -65,7 +65,6 @@ extension CacheStore {
             defer { current = nil }
             return current
         }
-        closed?.reader?.close()
         if let writer = closed?.writer { Self.checkpoint(writer) }
         try? (closed?.writer as? DatabasePool)?.close()
         OpenStores.shared.remove(self)

@@ -84,7 +84,7 @@ public final class CacheStore: Sendable {
         self.fileKey = nil
         self.logger = logger
         self.pendingWriteLimit = Self.defaultPendingWriteLimit
-        self.database = Locked(writer.flatMap { try? OpenDatabase(writer: $0, reader: nil) })
+        self.database = Locked(writer.flatMap { try? OpenDatabase(writer: $0) })
     }
 
     deinit {

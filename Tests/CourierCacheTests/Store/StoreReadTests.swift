@@ -4,11 +4,12 @@ import Foundation
 import GRDB
 import Testing
 
-/// Lookups read through read-only connections of their own: a reopened store reads through them,
-/// a read racing the writer sees the old or the new response (never a mix, never nothing), and
-/// rows a foreign program damaged are skipped there as elsewhere.
-@Suite struct ReadConnectionTests {
-    @Test func aReopenedStoreReadsThroughItsReadConnection() async throws {
+/// Lookups read the file through the pool's readers: a reopened store reads what was stored, a
+/// read racing the writer sees the old or the new response (never a mix, never nothing), many
+/// lookups at once each see their own key, rows a foreign program damaged are skipped, and a user
+/// identity with a NUL byte has a partition of its own.
+@Suite struct StoreReadTests {
+    @Test func aReopenedStoreReadsWhatWasStored() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("cache.sqlite")
             let key = StoreFixtures.key("reopened")
@@ -17,7 +18,6 @@ import Testing
             await first.close()
 
             let reopened = try CacheStore(fileURL: file, maximumSize: 1 << 20)
-            #expect(reopened.database.current?.reader != nil)
             let variants = try reopened.readVariants(of: key, inlineBodyLimit: 1 << 10)
             #expect(variants.count == 1)
             #expect(variants.first?.body == Data("kept".utf8))
@@ -43,7 +43,6 @@ import Testing
                 }
                 group.addTask {
                     for _ in 0..<600 {
-                        // Straight through the read connection: the one-second memo would answer otherwise.
                         let variants = try reader.readVariants(of: key, inlineBodyLimit: 1 << 16)
                         #expect(variants.count == 1)
                         #expect(variants.allSatisfy { $0.hasBody && bodies.contains($0.body ?? Data()) })
@@ -57,7 +56,7 @@ import Testing
         }
     }
 
-    @Test func concurrentLookupsOpenMoreConnectionsAndKeepAFew() async throws {
+    @Test func concurrentLookupsEachSeeTheirOwnKey() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20)
             let keys = (0..<8).map { StoreFixtures.key("k\($0)") }
@@ -76,7 +75,7 @@ import Testing
         }
     }
 
-    @Test func damagedRowsAreSkippedByTheReadConnection() async throws {
+    @Test func damagedRowsAreSkippedByTheLookup() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("cache.sqlite")
             let store = try CacheStore(fileURL: file, maximumSize: 1 << 20)
@@ -88,13 +87,18 @@ import Testing
         }
     }
 
-    @Test func aPartitionWithANulByteIsItsOwnKey() async throws {
+    /// SQLite text parameters end at a NUL: a user's partition name holds none, and stays its own.
+    @Test func aUserWithANulByteHasAPartitionOfItsOwn() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20)
-            try await StoreFixtures.put(store, StoreFixtures.key(partition: "id:a"), body: Data("a".utf8))
-            #expect(try store.readVariants(of: StoreFixtures.key(partition: "id:a\0b"), inlineBodyLimit: 1 << 10).isEmpty)
+            let user = { (identity: String) in StoreFixtures.key(partition: HTTPCache.partition(ofUser: identity)) }
+            try await StoreFixtures.put(store, user("a"), body: Data("a".utf8))
+            #expect(!HTTPCache.partition(ofUser: "a\0b").contains("\0"))
+            #expect(HTTPCache.partition(ofUser: "a\0b") != HTTPCache.partition(ofUser: "a%00b"))
+            #expect(try store.readVariants(of: user("a\0b"), inlineBodyLimit: 1 << 10).isEmpty)
             #expect(try store.readVariants(of: StoreFixtures.key(partition: ""), inlineBodyLimit: 1 << 10).isEmpty)
-            #expect(try store.readVariants(of: StoreFixtures.key(partition: "id:a"), inlineBodyLimit: 1 << 10).count == 1)
+            #expect(try await store.removeAll(partition: HTTPCache.partition(ofUser: "a\0b")) == 0)
+            #expect(try store.readVariants(of: user("a"), inlineBodyLimit: 1 << 10).count == 1)
         }
     }
 }
