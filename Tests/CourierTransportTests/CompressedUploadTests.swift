@@ -80,10 +80,7 @@ import Testing
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
         server.route("PUT", "/upload", script: [.status(503), .json("{}")])
-        let client = Client(
-            baseURL: server.baseURL, transport: TransportKind.asyncHTTPClient.make(),
-            middlewares: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(10), totalDeadline: .seconds(600)))]
-        ) { $0.timeout = .seconds(300) }
+        let client = clientRetryingOnce(server)
         let response = try await client.response(for: Upload(body: RequestBody.file(file, contentType: "application/json").gzipped()))
         #expect(response.attempts == 2)
         #expect(try received(server) == Self.batch)

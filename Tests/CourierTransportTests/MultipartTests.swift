@@ -117,10 +117,7 @@ import Testing
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
         server.route("POST", "/photos", script: [.status(503), .json("{}")])
-        let client = Client(
-            baseURL: server.baseURL, transport: TransportKind.asyncHTTPClient.make(),
-            middlewares: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(10), totalDeadline: .seconds(600)))]
-        ) { $0.timeout = .seconds(300) }
+        let client = clientRetryingOnce(server)
         try await withPhoto { file in
             _ = try await client.send(Post(form: MultipartForm([.file("photo", file)])))
         }

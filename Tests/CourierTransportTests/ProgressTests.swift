@@ -44,10 +44,7 @@ import Testing
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
         server.route("PUT", "/upload", script: [.status(503), .json("{}")])
-        let client = Client(
-            baseURL: server.baseURL, transport: TransportKind.asyncHTTPClient.make(),
-            middlewares: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(10), totalDeadline: .seconds(600)))]
-        ) { $0.timeout = .seconds(300) }
+        let client = clientRetryingOnce(server)
         try await withFolder { folder in
             let file = folder.appendingPathComponent("photo.jpg")
             try Data(transferBytes).write(to: file)

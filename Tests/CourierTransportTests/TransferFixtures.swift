@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 
 /// A fresh folder, removed after `body`.
@@ -40,4 +41,14 @@ struct Upload: Endpoint {
     var path: EndpointPath { "/upload" }
     var body: RequestBody?
     var timeout: Duration? = nil
+}
+
+/// A client over AsyncHTTPClient for `server` that retries a failed attempt once (a body sent twice).
+/// The retry budget and the timeout are not what the tests test: sized for a loaded machine, where
+/// a sanitized build once took 28 s for a first 3 MiB attempt.
+func clientRetryingOnce(_ server: MockServer) -> Client {
+    Client(
+        baseURL: server.baseURL, transport: TransportKind.asyncHTTPClient.make(),
+        middlewares: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(10), totalDeadline: .seconds(600)))]
+    ) { $0.timeout = .seconds(300) }
 }

@@ -66,15 +66,10 @@ import Testing
     }
 
     @Test func aRetriedFileUploadSendsTheWholeFileAgain() async throws {
-        // The retry budget and the timeout are not what is tested: sized for a loaded machine, where a
-        // sanitized build once took 28 s for the first 3 MiB attempt.
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
         server.route("PUT", "/upload", script: [.status(503), .json("{}")])
-        let client = Client(
-            baseURL: server.baseURL, transport: TransportKind.asyncHTTPClient.make(),
-            middlewares: [RetryMiddleware(policy: RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(10), totalDeadline: .seconds(600)))]
-        ) { $0.timeout = .seconds(300) }
+        let client = clientRetryingOnce(server)
         try await withFile(Self.bytes) { file in
             let response = try await client.response(for: Upload(body: .file(file)))
             #expect(response.attempts == 2)

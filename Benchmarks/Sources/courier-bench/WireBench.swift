@@ -54,11 +54,8 @@ struct WireCommand: AsyncParsableCommand {
 
         print("\n| 32 in flight over TLS, Courier/AHC | time, \(calls) calls | connections |")
         print("|---|--:|--:|")
-        for (name, version) in [("HTTP/1.1", HTTPClient.Configuration.HTTPVersion.http1Only), ("HTTP/2", .automatic)] {
-            var configuration = AsyncHTTPClientTransport.recommendedConfiguration
-            configuration.httpVersion = version
-            let transport = try AsyncHTTPClientTransport(trust: .only(roots: [TestCertificates.caPEM]), configuration: configuration)
-            let client = Client(baseURL: server.tls, transport: transport) { $0.timeout = .seconds(60) }
+        for (name, version) in Self.versions {
+            let client = try Self.tlsClient(server, version, timeout: .seconds(60))
             _ = try await client.send(Small())
             server.resetLog()
             let started = ContinuousClock.now
@@ -83,11 +80,8 @@ struct WireCommand: AsyncParsableCommand {
         let expected = try sha256(source)
         print("\n| \(downloadMB) MiB down over TLS, Courier/AHC client.download | time | MiB/s | peak RSS above idle | SHA-256 |")
         print("|---|--:|--:|--:|---|")
-        for (name, version) in [("HTTP/1.1", HTTPClient.Configuration.HTTPVersion.http1Only), ("HTTP/2", .automatic)] {
-            var configuration = AsyncHTTPClientTransport.recommendedConfiguration
-            configuration.httpVersion = version
-            let transport = try AsyncHTTPClientTransport(trust: .only(roots: [TestCertificates.caPEM]), configuration: configuration)
-            let client = Client(baseURL: server.tls, transport: transport) { $0.timeout = .seconds(600) }
+        for (name, version) in Self.versions {
+            let client = try Self.tlsClient(server, version, timeout: .seconds(600))
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-wire-\(getpid())-\(name.hashValue).bin")
             defer { try? FileManager.default.removeItem(at: file) }
             let idle = currentRSS()
@@ -101,6 +95,17 @@ struct WireCommand: AsyncParsableCommand {
             print("| \(name) | \(format(elapsed)) | \(String(format: "%.0f", Double(downloadMB) / seconds)) | \(String(format: "+%.1f MB", peak)) | \(matches ? "matches" : "MISMATCH") |")
             guard matches else { throw BenchError("the file downloaded over \(name) is not the file served") }
         }
+    }
+
+    /// The protocols compared over TLS.
+    private static let versions: [(String, HTTPClient.Configuration.HTTPVersion)] = [("HTTP/1.1", .http1Only), ("HTTP/2", .automatic)]
+
+    /// Courier over AsyncHTTPClient to the TLS port, trusting the test CA, with `version`.
+    private static func tlsClient(_ server: WireServer, _ version: HTTPClient.Configuration.HTTPVersion, timeout: Duration) throws -> Client {
+        var configuration = AsyncHTTPClientTransport.recommendedConfiguration
+        configuration.httpVersion = version
+        let transport = try AsyncHTTPClientTransport(trust: .only(roots: [TestCertificates.caPEM]), configuration: configuration)
+        return Client(baseURL: server.tls, transport: transport) { $0.timeout = timeout }
     }
 
     private func format(_ duration: Duration) -> String {
