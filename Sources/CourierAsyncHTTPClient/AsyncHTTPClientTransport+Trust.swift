@@ -17,9 +17,9 @@ extension AsyncHTTPClientTransport {
     /// - Throws: `CourierError` of kind `serverTrust` when a certificate or key can't be read.
     public init(trust: ServerTrust, configuration: HTTPClient.Configuration = recommendedConfiguration) throws(CourierError) {
         let clients = try TrustedClients(trust: trust, configuration: configuration)
-        // The transport decodes unless the configuration has AsyncHTTPClient decode.
-        let decodes = if case .enabled = configuration.decompression { false } else { true }
-        self.init(client: clients.main, trusted: clients, decodesResponses: decodes)
+        // The transport decodes, unless the configuration has AsyncHTTPClient do it.
+        let decoding: ResponseDecoding = if case .enabled = configuration.decompression { .byClient } else { .byTransport }
+        self.init(client: clients.main, trusted: clients, decoding: decoding)
     }
 }
 

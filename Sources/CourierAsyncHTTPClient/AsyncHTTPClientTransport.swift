@@ -22,9 +22,18 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
     public let client: HTTPClient
     /// The clients of a transport made with a ``ServerTrust``, which it owns.
     private let trusted: TrustedClients?
-    /// Whether the transport asks for gzip and deflate bodies and decodes them: then a decoded
-    /// response loses its `Content-Encoding` and `Content-Length`, which describe bytes nobody reads.
-    private let decodesResponses: Bool
+    /// Who decodes gzip and deflate bodies, if anyone: a decoded response loses its
+    /// `Content-Encoding` and `Content-Length`, which describe bytes nobody reads.
+    private let decoding: ResponseDecoding
+
+    enum ResponseDecoding {
+        /// Bodies pass as they came.
+        case none
+        /// The transport asks for compressed bodies and decodes them as they are read.
+        case byTransport
+        /// The client's own configuration (`decompression` enabled) decodes them.
+        case byClient
+    }
 
     /// Creates a transport over an `HTTPClient` you own (and shut down); create it with
     /// ``recommendedConfiguration``, or at least without following redirects.
@@ -34,13 +43,13 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
     ///     them itself, within ``decompressionRatioLimit``. Leave the client's own `decompression`
     ///     disabled then (as in ``recommendedConfiguration``), or bodies would be decoded twice.
     public init(client: HTTPClient, decodesResponses: Bool = false) {
-        self.init(client: client, trusted: nil, decodesResponses: decodesResponses)
+        self.init(client: client, trusted: nil, decoding: decodesResponses ? .byTransport : .none)
     }
 
-    init(client: HTTPClient, trusted: TrustedClients?, decodesResponses: Bool) {
+    init(client: HTTPClient, trusted: TrustedClients?, decoding: ResponseDecoding) {
         self.client = client
         self.trusted = trusted
-        self.decodesResponses = decodesResponses
+        self.decoding = decoding
     }
 
     /// Creates a transport over ``sharedClient``, which lives as long as the process.
@@ -127,11 +136,12 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
         let announced = responseHasBody ? response.headerFields[.contentLength].flatMap(Int64.init) : nil
         let length: HTTPBody.Length = announced.map { .known($0) } ?? .unknown
         let body = HTTPBody(ResponseBodyChunks(stream, deadline: deadline), length: length, iterationBehavior: .single)
-        guard decodesResponses, responseHasBody, let format = ContentDecoding.coding(of: response.headerFields[.contentEncoding]) else {
+        guard decoding != .none, responseHasBody, let format = ContentDecoding.coding(of: response.headerFields[.contentEncoding]) else {
             return (response, body)
         }
         response.headerFields[.contentEncoding] = nil
         response.headerFields[.contentLength] = nil
+        guard decoding == .byTransport else { return (response, body) }
         return (response, ContentDecoding.decoded(body, format: format, ratioLimit: Self.decompressionRatioLimit))
     }
 
@@ -163,7 +173,7 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
             // A range (a resumed download, a part) counts bytes of the representation as stored: never a compressed one.
             if request.headerFields[.range] != nil {
                 headers.add(name: "Accept-Encoding", value: "identity")
-            } else if decodesResponses {
+            } else if decoding == .byTransport {
                 headers.add(name: "Accept-Encoding", value: "gzip, deflate")
             }
         }

@@ -1,8 +1,10 @@
+import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
 import CourierCache
 import CourierTesting
 import Foundation
+import NIOHTTPCompression
 import Testing
 
 /// Compressed responses over AsyncHTTPClient: asked for, decoded within a ratio limit (a bomb costs
@@ -149,6 +151,20 @@ import Testing
         #expect(response.value.count == 2000)
         #expect(response.head.headerFields[.contentEncoding] == nil)
         #expect(server.lastRequest?.header("Accept-Encoding")?.contains("gzip") == true)
+    }
+
+    /// A configuration that has AsyncHTTPClient decode is honoured: decoded once, by it, and the
+    /// response still loses the fields that described the compressed bytes.
+    @Test func aConfigurationThatDecodesItselfIsNotDecodedTwice() async throws {
+        let server = try await MockServer.start()
+        defer { Task { try? await server.shutdown() } }
+        serveCompressed(server, Self.rows)
+        var configuration = AsyncHTTPClientTransport.recommendedConfiguration
+        configuration.decompression = .enabled(limit: .ratio(AsyncHTTPClientTransport.decompressionRatioLimit))
+        let client = Client(baseURL: server.baseURL, transport: try AsyncHTTPClientTransport(trust: .system, configuration: configuration))
+        let response = try await client.response(for: Rows())
+        #expect(response.value.count == 2000)
+        #expect(response.head.headerFields[.contentEncoding] == nil)
     }
 
     /// A range counts bytes of the representation as stored: it is asked for uncompressed.

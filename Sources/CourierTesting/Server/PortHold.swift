@@ -23,6 +23,9 @@ final class PortHold: Sendable {
         guard descriptor >= 0 else { return nil }
         // No SO_REUSEADDR: with it, the kernel may hand the port to another socket bound to port 0
         // that has it too. (A port with connections in TIME_WAIT then can't be held: nil, as before.)
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         let bound = withUnsafePointer(to: &address) {
