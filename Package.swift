@@ -73,7 +73,7 @@ let package = Package(
             dependencies: [
                 "Courier",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                // SQLite's C API, for the store's read connections (GRDB links the same library).
+                // SQLite's C API, for reading a large stored body a chunk at a time (GRDB links the same library).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
