@@ -94,7 +94,6 @@ try await loadFeed()
 try await watchFeed()
 precondition(server.requestCount("/feed") == 3, "\(server.requestCount("/feed"))")
 try await downloadTiles(to: tilesFolder)
-await store.flush()                                   // the copy into the store is made after the download returns
 try await downloadTiles(to: tilesFolder)
 precondition(server.requestCount("/tiles/alps") == 1, "\(server.requestCount("/tiles/alps"))")
 try? FileManager.default.removeItem(at: tilesFolder)

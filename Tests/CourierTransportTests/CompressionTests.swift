@@ -180,7 +180,8 @@ import Testing
     @Test func theCacheStoresTheDecodedRepresentation() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-gzip-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let cache = HTTPCache(store: try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 8 << 20))
+        let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 8 << 20)
+        let cache = HTTPCache(store: store)
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
         serveCompressed(server, Self.rows, extra: [MockHeader("Cache-Control", "max-age=600")])
@@ -191,6 +192,6 @@ import Testing
         #expect(hit.value.count == 2000)
         #expect(hit.head.headerFields[.contentEncoding] == nil)
         #expect(server.requestCount("/rows") == 1)
-        await cache.store.close()
+        await store.close()
     }
 }

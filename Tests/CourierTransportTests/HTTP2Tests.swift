@@ -79,7 +79,8 @@ import Testing
     @Test func coalescingAndTheCacheBehaveAsOverHTTP1() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-h2-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let cache = HTTPCache(store: try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 8 << 20))
+        let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 8 << 20)
+        let cache = HTTPCache(store: store)
         try await withH2Server(middlewares: [cache]) { server, client in
             let (arrived, release) = (Level(), Level())
             server.route("GET", "/feed") { _ in
@@ -98,7 +99,7 @@ import Testing
             #expect(hit.source == .cache)
             #expect(server.requestCount("/feed") == 1)
         }
-        await cache.store.close()
+        await store.close()
     }
 
     private struct Download: Endpoint {

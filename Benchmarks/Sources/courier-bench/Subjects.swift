@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
-@_spi(Benchmarks) import CourierCache
+import CourierCache
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -23,8 +23,6 @@ struct Subject: Sendable {
     var getCachedBytes: @Sendable () async throws -> Void
     /// `GET /cached.json?<name>=<number>`, decoded: one of many distinct URLs of the cached resource.
     var getFeed: @Sendable (String, Int) async throws -> Void = { _, _ in throw BenchError("this client has no getFeed") }
-    /// Waits for what the subject's calls left running (a cache store's writes); run at the end of each measured block.
-    var finishBackgroundWork: (@Sendable () async throws -> Void)?
 
     /// A subject that only takes part in the scenarios over many cached URLs.
     static func feedOnly(_ name: String, baseline: String, getFeed: @escaping @Sendable (String, Int) async throws -> Void) -> Subject {
@@ -133,7 +131,6 @@ struct Subjects {
     /// spread over all of them.
     let courierStoreHit: Subject
     /// `CacheStore.lookup` alone on the same store and keys: the store's own share of a hit.
-    let storeLookup: Subject
     /// Courier over AHC with HTTPCache where every call is a new URL: the network, then the store's write.
     let courierMissAndStore: Subject
     /// The same miss asked not to be stored: the cache's path without the store's part.
@@ -209,23 +206,13 @@ struct Subjects {
         courierStoreHit = .feedOnly("Courier+HTTPCache hit from the store", baseline: "raw AHC") { name, n in
             _ = try await storeClient.send(FeedEndpoint(name: name, n: n))
         }
-        // The bench's base URL has no path of its own, so the cached path follows its origin.
-        let origin = baseURL.absoluteString
-        let keyBase = (origin.hasSuffix("/") ? String(origin.dropLast()) : origin) + Fixtures.cachedPath
-        storeLookup = .feedOnly("CacheStore.lookup alone (no client)", baseline: "raw AHC") { name, n in
-            let url = "\(keyBase)?\(name)=\(n)"
-            guard try await hitStore.hasStoredResponse(forGET: url) else { throw BenchError("no stored entry for \(url)") }
-        }
         let missStore = try CacheStore(fileURL: cacheDirectory.appendingPathComponent("miss.sqlite"), maximumSize: 200 << 20)
         let missClient = Client(
             baseURL: baseURL, transport: AsyncHTTPClientTransport(client: http), middlewares: [HTTPCache(store: missStore)]
         ) { $0.cachePolicy = .followHTTP }
-        var missAndStore = Subject.feedOnly("Courier+HTTPCache miss + store", baseline: "Courier/AHC") { name, n in
+        courierMissAndStore = .feedOnly("Courier+HTTPCache miss + store", baseline: "Courier/AHC") { name, n in
             _ = try await missClient.send(FeedEndpoint(name: name, n: n))
         }
-        // The writer's commits count against the miss, not against the subject measured after it.
-        missAndStore.finishBackgroundWork = { await missStore.flush() }
-        courierMissAndStore = missAndStore
         courierMissNotStored = .feedOnly("Courier+HTTPCache miss, not stored", baseline: "Courier/AHC") { name, n in
             _ = try await missClient.send(FeedEndpoint(name: name, n: n, notToStore: true))
         }
@@ -279,7 +266,6 @@ extension Subjects {
         try await runConcurrently(count: Self.storeKeys, width: 8) { n in
             _ = try await client.send(FeedEndpoint(name: "k", n: n))
         }
-        await store.flush()
         let statistics = try await store.statistics()
         guard statistics.entryCount >= Self.storeKeys else {
             throw BenchError("the store holds \(statistics.entryCount) entries, expected \(Self.storeKeys)")

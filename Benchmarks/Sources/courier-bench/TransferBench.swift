@@ -76,11 +76,10 @@ struct TransferCommand: AsyncParsableCommand {
         ]
         if cacheable {
             subjects += [
-                // The copy into the store runs after the download returns; the time includes it.
+                // The copy into the store runs before the download returns.
                 ("download: Courier/AHC + HTTPCache, network, then the copy into the store", { @Sendable round in
                     let file = scratch.appendingPathComponent("stored-\(round).bin")
                     let downloaded = try await cached.download(BigFile(), to: file, cachePolicy: .networkOnly).value
-                    await store.flush()
                     return downloaded
                 }),
                 ("download: Courier/AHC + HTTPCache, from the store", { @Sendable round in

@@ -3,7 +3,7 @@ import HTTPTypes
 import OpenAPIRuntime
 
 extension CacheExchange {
-    /// After a request other than GET went to the network: what its response does to the store.
+    /// After a request other than GET went to the network: what its response does to the storage.
     ///
     /// A successful unsafe request invalidates its URL; a `HEAD` answer updates or removes the
     /// stored GET responses it stands for; a `POST` answer that names its own URL as
@@ -23,15 +23,15 @@ extension CacheExchange {
     /// Applies ``CacheRules/outcome(ofHead:for:storedBodySize:)`` to every stored variant the HEAD
     /// request would have selected (RFC 9111 §4.3.5); best effort, like every cache write.
     private func updateAfterHead(_ response: HTTPResponse, requestTime: Date) async {
-        guard let variants = try? await store.variants(for: key) else { return }
+        guard let variants = try? await storage.variants(for: key) else { return }
         for variant in variants where rules.varyMatches(variant.varySelection, request: request) {
             switch rules.outcome(ofHead: response, for: variant.storedResponse, storedBodySize: variant.bodySize) {
             case .keep:
                 continue
             case .update(let fields):
-                _ = try? await store.updateHeaders(of: variant, headers: fields, requestTime: requestTime, responseTime: cache.clock)
+                _ = try? await storage.updateHeaders(of: variant, headers: fields, requestTime: requestTime, responseTime: cache.clock)
             case .invalidate:
-                _ = try? await store.remove(variant)
+                _ = try? await storage.remove(variant)
             }
         }
     }

@@ -23,9 +23,9 @@ extension CacheExchange {
     /// the call may gather (the client's edge then fails it as too large after the limit's bytes).
     private func body(of hit: Hit, offsets: Range<Int>?) async throws -> HTTPBody? {
         if hit.body == nil, isTransfer || hit.metadata.bodySize > bodyLimit {
-            return try await store.streamedBody(for: hit.metadata, offsets: offsets ?? 0..<hit.metadata.bodySize)
+            return try await storage.body(of: hit.metadata, offsets: offsets ?? 0..<hit.metadata.bodySize)
         }
-        guard let bytes = try await hit.loadBody(from: store) else { return nil }
+        guard let bytes = try await hit.loadBody(from: storage) else { return nil }
         guard let offsets else { return HTTPBody(bytes) }
         return bytes.body(at: offsets)
     }
@@ -46,16 +46,16 @@ extension CacheExchange {
         var status = 206
         var fields = rules.fieldsToStore(response.headerFields)
         var stored = bytes
-        let existing = try? await store.variants(for: key).first { $0.varySelection == selection }
+        let existing = try? await storage.variants(for: key).first { $0.varySelection == selection }
         if let existing {
-            let limit = min(bodyLimit, store.maximumSize)
+            let limit = min(bodyLimit, storage.maximumSize)
             switch rules.combination(of: response, held: held, with: existing.response, storedBodySize: existing.bodySize, limit: limit) {
             case .replace:
                 break
             case .keepStored:
                 return (response, HTTPBody(bytes))
             case .combine(let union):
-                if let storedBytes = try? await store.body(for: existing),
+                if let storedBytes = try? await storage.body(of: existing),
                    let storedHeld = CacheRules.heldRange(of: existing.headers),
                    let combined = Self.assemble(union, (storedHeld, storedBytes), (held, bytes)) {
                     (status, fields) = rules.combinedHead(stored: existing.headers, new: fields, union: union)
@@ -63,10 +63,10 @@ extension CacheExchange {
                 }
             }
         }
-        let written = try? await store.store(
-            key: key, varySelection: selection, status: status, headers: fields, body: stored,
-            requestTime: requestTime, responseTime: cache.clock)
-        if written != nil { telemetry.count(MetricName.cacheStored, []) }
+        await store(
+            StorableResponse(
+                key: key, varySelection: selection, status: status, headers: fields, requestTime: requestTime, responseTime: cache.clock),
+            body: .bytes(stored))
         return (response, HTTPBody(bytes))
     }
 

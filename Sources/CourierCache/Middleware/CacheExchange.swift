@@ -27,7 +27,7 @@ struct CacheExchange: Sendable {
     /// Where the call reports metrics.
     let telemetry: Telemetry
 
-    var store: CacheStore { cache.store }
+    var storage: any CacheStorage { cache.storage }
 
     // MARK: policies
 
@@ -37,14 +37,14 @@ struct CacheExchange: Sendable {
         if let hit = try await lookup(), let served = try await serve(hit, as: .cache) {
             return served
         }
-        store.recordMiss()
+        storage.counters.add(misses: 1)
         return gatewayTimeout()
     }
 
     /// `CachePolicy.alwaysUseCache`: any matching entry whatever its age, else the network (stored).
     func anyCachedOrNetwork(_ network: Network) async throws -> (HTTPResponse, HTTPBody?) {
         if let hit = try await lookup(), let served = try await serve(hit, as: .cache) { return served }
-        store.recordMiss()
+        storage.counters.add(misses: 1)
         return try await networkAndStore(network, fallback: false)
     }
 
@@ -73,10 +73,10 @@ struct CacheExchange: Sendable {
             }
             return try await networkAndStore(network, fallback: false)
         case .onlyIfCachedMiss:
-            store.recordMiss()
+            storage.counters.add(misses: 1)
             return gatewayTimeout()
         case .unusable:
-            store.recordMiss()
+            storage.counters.add(misses: 1)
             return try await followHTTPNetwork(network, request: request, hit: nil)
         case .staleWhileRevalidate(_, _, let conditional):
             // The caller gets the stored response now; the client runs the call again for the
@@ -119,7 +119,7 @@ struct CacheExchange: Sendable {
     }
 
     private func logFailedRevalidation(_ error: any Error) {
-        store.logger.warning(
+        storage.logger.warning(
             "Background revalidation failed; the stored response is kept",
             metadata: ["url": "\(key.url)", "error": "\(error)"])
     }
@@ -160,7 +160,7 @@ struct CacheExchange: Sendable {
             ? rules.mergeKeepingHeldRange(stored: hit.metadata.headers, notModified: notModified.headerFields)
             : rules.merge(stored: hit.metadata.headers, notModified: notModified.headerFields)
         let responseTime = cache.clock
-        _ = try? await store.updateHeaders(of: hit.metadata, headers: merged, requestTime: requestTime, responseTime: responseTime)
+        _ = try? await storage.updateHeaders(of: hit.metadata, headers: merged, requestTime: requestTime, responseTime: responseTime)
         let head = HTTPResponse(status: .init(code: hit.metadata.status), headerFields: merged)
         guard let answer = rules.storedAnswer(for: request, from: head, bodySize: hit.metadata.bodySize),
               let served = try? await answering(answer, head, hit)
@@ -168,7 +168,7 @@ struct CacheExchange: Sendable {
             // The entry vanished meanwhile (evicted, or replaced by another process): ask again, unconditionally.
             return try await networkAndStore(network, fallback: false)
         }
-        store.recordHit()
+        storage.counters.add(hits: 1)
         report?.source = .revalidated
         return served
     }
@@ -184,7 +184,7 @@ struct CacheExchange: Sendable {
             urls += rules.invalidationTargets(request: full, response: response).map(CacheKey.normalizedURL)
         }
         for url in Set(urls) {
-            if let parsed = URL(string: url) { _ = try? await store.remove(url: parsed, partition: key.partition) }
+            _ = try? await storage.removeAll(.url(url, partition: key.partition))
         }
     }
 
@@ -194,7 +194,7 @@ struct CacheExchange: Sendable {
     /// A broken store is a miss.
     private func lookup() async throws -> Hit? {
         let (rules, request) = (self.rules, self.request)
-        guard let found = try? await store.lookup(key, select: { rules.selectVariant(for: request, among: $0) }) else { return nil }
+        guard let found = try? await storage.lookup(key, select: { rules.selectVariant(for: request, among: $0) }) else { return nil }
         return Hit(metadata: found.metadata, body: found.body)
     }
 
@@ -204,8 +204,8 @@ struct CacheExchange: Sendable {
         guard let answer = rules.storedAnswer(for: request, from: hit.metadata.response, bodySize: hit.metadata.bodySize),
               let served = try? await answering(answer, rules.servedResponse(for: hit.metadata.storedResponse, now: cache.clock), hit)
         else { return nil }
-        await store.recordUse(of: hit.metadata)
-        store.recordHit()
+        await storage.recordUse(of: hit.metadata)
+        storage.counters.add(hits: 1)
         report?.source = source
         return served
     }
@@ -245,7 +245,7 @@ struct CacheExchange: Sendable {
     func userIsKnown() -> Bool {
         guard let claim, claim.wasCredentialed else { return true }
         if cache.coordination.shouldWarnAboutCredentials() {
-            store.logger.error(
+            storage.logger.error(
                 "HTTPCache can't tell which user this response belongs to, so it is not stored: list CredentialsMiddleware before the cache, or give HTTPCache the credential provider",
                 metadata: ["url": "\(key.url)"])
         }
@@ -256,7 +256,7 @@ struct CacheExchange: Sendable {
     /// belongs to can't be known; returns it with its body collected.
     func store(_ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
         guard userIsKnown() else { return (response, body) }
-        if isTransfer { return storeDownload(response, body, selection: selection, requestTime: requestTime) }
+        if isTransfer { return await storeDownload(response, body, selection: selection, requestTime: requestTime) }
         // Within the client's limit: past it the client would fail a success anyway, and keeps only
         // the first bytes of an error status (never stored cut short).
         let limit = bodyLimit
@@ -269,13 +269,26 @@ struct CacheExchange: Sendable {
     }
 
     private func store(_ response: HTTPResponse, bytes: Data, selection: VarySelection, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
-        // Written by the store's writer after the caller has its answer; reads see it at once.
-        let accepted = await store.enqueue(
-            key: key, varySelection: selection, status: response.status.code, headers: rules.fieldsToStore(response.headerFields),
-            body: bytes, requestTime: requestTime, responseTime: cache.clock, telemetry: telemetry
-        )
-        if accepted { telemetry.count(MetricName.cacheStored, []) }
+        await store(storable(response, selection: selection, requestTime: requestTime), body: .bytes(bytes))
         return (response, HTTPBody(bytes))
+    }
+
+    /// What ``store(_:body:)`` keeps of a response: its key, selection, status and storable fields.
+    func storable(_ response: HTTPResponse, selection: VarySelection, requestTime: Date) -> StorableResponse {
+        StorableResponse(
+            key: key, varySelection: selection, status: response.status.code, headers: rules.fieldsToStore(response.headerFields),
+            requestTime: requestTime, responseTime: cache.clock)
+    }
+
+    /// Stores a response, best effort (the storage logs and counts its failures), and counts what it stored and evicted.
+    func store(_ response: StorableResponse, body: StorableBody) async {
+        do {
+            let outcome = try await storage.store(response, body: body)
+            if outcome.stored != nil { telemetry.count(MetricName.cacheStored, []) }
+            if outcome.evictedCount > 0 { telemetry.count(MetricName.cacheEvictedBytes, [], by: outcome.evictedBytes) }
+        } catch {
+            storage.logger.error("A response could not be stored", metadata: ["url": "\(key.url)", "error": "\(error)"])
+        }
     }
 
     /// The largest body stored outside a Courier client (whose own limit applies inside one).
@@ -294,8 +307,8 @@ struct Hit: Sendable {
     var body: Data?
 
     /// The body, read now when the lookup left it on disk; nil when the entry is gone.
-    func loadBody(from store: CacheStore) async throws -> Data? {
+    func loadBody(from storage: any CacheStorage) async throws -> Data? {
         if let body { return body }
-        return try await store.body(for: metadata)
+        return try await storage.body(of: metadata)
     }
 }

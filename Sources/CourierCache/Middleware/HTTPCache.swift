@@ -28,7 +28,7 @@ import OpenAPIRuntime
 /// through the chain; without a client (a generated one) the revalidation runs before answering.
 public struct HTTPCache: CachingMiddleware {
     /// Where entries live.
-    public let store: CacheStore
+    package let storage: any CacheStorage
     /// The RFC 9111 rules in force.
     public var rules: CacheRules
     /// How stale an entry may be to answer when the network fails (`CachePolicy.networkFirst`,
@@ -62,7 +62,21 @@ public struct HTTPCache: CachingMiddleware {
         credentials: (any CredentialProvider)? = nil,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
-        self.store = store
+        self.init(
+            storage: store, rules: rules, offlineAllowance: offlineAllowance, defaultPolicy: defaultPolicy, credentials: credentials,
+            now: now)
+    }
+
+    /// Creates the middleware over any storage (see ``init(store:rules:offlineAllowance:defaultPolicy:credentials:now:)``).
+    package init(
+        storage: any CacheStorage,
+        rules: CacheRules = CacheRules(),
+        offlineAllowance: TimeInterval? = 7 * 24 * 3600,
+        defaultPolicy: CachePolicy = .followHTTP,
+        credentials: (any CredentialProvider)? = nil,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.storage = storage
         self.rules = rules
         self.offlineAllowance = offlineAllowance
         self.defaultPolicy = defaultPolicy
@@ -84,7 +98,7 @@ public struct HTTPCache: CachingMiddleware {
             return try await next(request, body, baseURL)
         }
         var rules = self.rules
-        rules.secrets = SecretValues(hmac: store.secrets, redaction: context?.redaction ?? redaction)
+        rules.secrets = SecretValues(hmac: storage.secrets, redaction: context?.redaction ?? redaction)
         let partition = await partition(of: request, context, secrets: rules.secrets)
         let exchange = CacheExchange(
             cache: self, request: request, rules: rules, key: CacheKey(method: "GET", normalizedURL: url, partition: partition.name),
@@ -160,34 +174,40 @@ extension HTTPCache: UserPartitionedCache {
     /// was given the credential provider itself.
     package func clientCannotTellUsersApart() {
         guard credentials == nil, coordination.shouldWarnAboutCredentials() else { return }
-        store.logger.error(
+        storage.logger.error(
             "HTTPCache can't tell which user a call is for: the client refreshes tokens but has no CredentialsMiddleware, so no response sent with credentials will be stored; list CredentialsMiddleware(provider:) anywhere in the chain, or give HTTPCache the credential provider")
     }
 }
 
 extension HTTPCache {
-    /// Removes every stored response.
-    public func clear() async throws {
-        _ = try await store.clear()
+    /// Hits and misses counted by this cache's storage, and what it holds.
+    public func statistics() async throws -> CacheStatistics {
+        try await storage.currentStatistics()
     }
 
-    /// Removes the stored responses of one user identity (as given to `Credentials`).
+    /// Removes every stored response; the removed bytes leave the file too.
+    public func clear() async throws {
+        _ = try await storage.removeAll(.everything)
+    }
+
+    /// Removes the stored responses of one user identity (as given to `Credentials`); the removed
+    /// bytes leave the file too.
     public func clear(identity: String) async throws {
-        _ = try await store.removeAll(partition: Self.partition(ofUser: identity))
+        _ = try await storage.removeAll(.partition(Self.partition(ofUser: identity)))
     }
 
     /// Removes the stored responses of one endpoint, for every user.
     public func remove(_ endpoint: some Endpoint, in client: Client) async throws {
         guard let url = URL(string: client.baseURL.absoluteString(appendingRequestPath: try client.requestPath(for: endpoint))) else { return }
-        _ = try await store.removeAll(url: url)
+        _ = try await storage.removeAll(.url(CacheKey.normalizedURL(url), partition: nil))
     }
 
     /// Clears a user's partition whenever that user signs out of `credentials`.
     public func clearPartition(onSignOutOf credentials: CredentialStore) {
-        let store = self.store
+        let storage = self.storage
         credentials.onSignOut { identity in
             guard let identity else { return }
-            Task { _ = try? await store.removeAll(partition: Self.partition(ofUser: identity)) }
+            Task { _ = try? await storage.removeAll(.partition(Self.partition(ofUser: identity))) }
         }
     }
 }

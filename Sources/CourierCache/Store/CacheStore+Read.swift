@@ -1,122 +1,105 @@
+import Courier
 import Foundation
 import GRDB
+import OpenAPIRuntime
 
 extension CacheStore {
-    /// Every stored variant of `key`, metadata only (no body is loaded), responses still waiting
-    /// for the writer included.
+    /// Every stored variant of `key` with its body when small, in one statement; rows that fail
+    /// to decode (a damaged or foreign file) and rows without a body are skipped, never trapped on.
     ///
-    /// Rows that fail to decode (a damaged or foreign file) are skipped, never trapped on.
-    /// Pick the variant with `CacheRules.selectVariant(for:among:)`.
-    package func variants(for key: CacheKey) async throws -> [CachedMetadata] {
-        let waiting = pending.variants(for: key)
-        let stored = try await read("variants") { db in
-            try Self.metadataRows(
-                db.cachedStatement(
-                    sql: "SELECT \(Self.metadataColumns) FROM entry WHERE partitionKey = ? AND url = ? AND method = ? ORDER BY id"),
-                arguments: [key.partition, key.url, key.method])
+    /// The read goes through one of the pool's readers, which in WAL mode never waits for a
+    /// writer, and never on the caller's thread: a thread of Swift's pool blocked waiting for a
+    /// reader can deadlock with the reads that hold them (it did under 64 concurrent tasks).
+    package func variants(of key: CacheKey, inlineBodyLimit: Int) async throws -> [StoredVariant] {
+        try await read("lookup") { db in
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: Self.lookupSQL), arguments: [inlineBodyLimit, key.partition, key.url, key.method])
+            var variants: [StoredVariant] = []
+            while let row = try rows.next() {
+                guard (row[9] as Bool?) == true, let metadata = try Self.metadata(from: row, key: key) else { continue }
+                variants.append(StoredVariant(metadata: metadata, body: row[10]))
+            }
+            return variants
         }
-        return Self.overlay(waiting, on: stored).map(\.metadata)
     }
 
-    /// The variant `select` picks among the stored variants of `key`, in one read, with its body
-    /// when that is at most `inlineBodyLimit` bytes (larger bodies stay on disk until asked for).
-    ///
-    /// The read runs on the calling thread: one indexed statement on one of the pool's readers,
-    /// which in WAL mode never waits for a writer and costs less than a hop to another thread and back.
-    package func lookup(
-        _ key: CacheKey,
-        inlineBodyLimit: Int = 64 * 1024,
-        select: @escaping @Sendable ([CachedMetadata]) -> CachedMetadata?
-    ) async throws -> (metadata: CachedMetadata, body: Data?)? {
-        let waiting = pending.variants(for: key)
-        let stored = try readVariants(of: key, inlineBodyLimit: inlineBodyLimit)
-        let variants = Self.overlay(waiting, on: stored)
-        guard !variants.isEmpty, let chosen = select(variants.map(\.metadata)),
-              let found = variants.last(where: { $0.metadata.id == chosen.id })
-        else { return nil }
-        // A row without its body is a damaged entry: a miss.
-        guard found.hasBody else { return nil }
-        let body = chosen.bodySize <= inlineBodyLimit ? found.body ?? Data() : nil
-        return (chosen, body)
-    }
-
-    /// A variant as read for a lookup: its metadata, whether its body row exists, and the body when small.
-    struct StoredVariant {
-        var metadata: CachedMetadata
-        var hasBody: Bool
-        var body: Data?
-    }
-
-    /// The lookup: the variants of a key with their bodies when small, in one statement.
+    /// The lookup: the variants of a key, whether each has its body, and the body when small.
     /// Parameters: the inline body limit, then the partition, URL and method.
     private static let lookupSQL = """
-        SELECT \(metadataColumns), body.entryId IS NOT NULL, CASE WHEN entry.bodySize <= ? THEN body.data END
+        SELECT entry.id, entry.vary, entry.status, entry.headers, entry.requestTime, entry.responseTime,
+            entry.bodySize, entry.storedAt, entry.lastAccess,
+            body.entryId IS NOT NULL, CASE WHEN entry.bodySize <= ? THEN body.data END
         FROM entry LEFT JOIN body ON body.entryId = entry.id
         WHERE entry.partitionKey = ? AND entry.url = ? AND entry.method = ? ORDER BY entry.id
         """
 
-    /// The variants of `key` with their small bodies, in one statement.
-    static func variantsWithBodies(of key: CacheKey, inlineBodyLimit: Int, _ db: Database) throws -> [StoredVariant] {
-        let statement = try db.cachedStatement(sql: lookupSQL)
-        let rows = try Row.fetchCursor(statement, arguments: [inlineBodyLimit, key.partition, key.url, key.method])
-        var variants: [StoredVariant] = []
-        while try rows.next() != nil {
-            if let variant = storedVariant(from: SQLiteRow(statement: statement.sqliteStatement), key: key) { variants.append(variant) }
-        }
-        return variants
+    /// Decodes a row of ``lookupSQL``; nil when it doesn't decode (the file comes from outside).
+    private static func metadata(from row: Row, key: CacheKey) throws -> CachedMetadata? {
+        guard let id: Int64 = row[0],
+              let vary = try row.withUnsafeData(atIndex: 1, { $0.flatMap { $0.withUnsafeBytes(VaryCoding.decode) } }),
+              let status: Int = row[2], (100...999).contains(status),
+              let headers = try row.withUnsafeData(atIndex: 3, { $0.flatMap { $0.withUnsafeBytes(HeaderCoding.decode) } }),
+              let requestTime: Double = row[4], let responseTime: Double = row[5],
+              let bodySize: Int = row[6], bodySize >= 0,
+              let storedAt: Double = row[7], let lastAccess: Double = row[8]
+        else { return nil }
+        return CachedMetadata(
+            id: id, key: key, varySelection: vary, status: status, headers: headers,
+            requestTime: Date(timeIntervalSince1970: requestTime), responseTime: Date(timeIntervalSince1970: responseTime),
+            bodySize: bodySize, storedAt: Date(timeIntervalSince1970: storedAt), lastAccess: Date(timeIntervalSince1970: lastAccess))
     }
 
-    /// A row of ``lookupSQL``; nil when its metadata doesn't decode.
-    static func storedVariant(from row: SQLiteRow, key: CacheKey) -> StoredVariant? {
-        guard let metadata = metadata(from: row, key: key) else { return nil }
-        return StoredVariant(metadata: metadata, hasBody: row.int64(12) == 1, body: row.data(13))
-    }
-
-    /// The stored variants with the pending writes on top: a pending write replaces the stored
-    /// variant with the same vary selection and counts as the newest.
-    static func overlay(_ waiting: [PendingWrites.Write], on stored: [StoredVariant]) -> [StoredVariant] {
-        guard !waiting.isEmpty else { return stored }
-        var variants = stored
-        for write in waiting {
-            let varyKey = write.metadata.varySelection.canonicalKey
-            variants.removeAll { $0.metadata.varySelection.canonicalKey == varyKey && $0.metadata.key == write.metadata.key }
-            variants.append(StoredVariant(metadata: write.metadata, hasBody: true, body: write.body))
-        }
-        return variants
-    }
-
-    private static func overlay(_ waiting: [PendingWrites.Write], on stored: [CachedMetadata]) -> [StoredVariant] {
-        overlay(waiting, on: stored.map { StoredVariant(metadata: $0, hasBody: true, body: nil) })
-    }
-
-    /// The body of a variant; `nil` when the variant has been replaced or removed since `entry` was read.
-    package func body(for entry: CachedMetadata) async throws -> Data? {
-        if entry.id < 0, let write = pending.write(id: entry.id) { return write.body }
-        guard let id = pending.rowID(for: entry.id) else { return nil }
-        return try await read("body") { db in
+    package func body(of entry: CachedMetadata) async throws -> Data? {
+        try await read("body") { db in
             // Matched on the key too, not the id alone: after a damaged file is replaced, ids start
             // over, and an id read before must not reach another URL's or another user's body.
-            let row = try Row.fetchOne(
+            try Data.fetchOne(
                 db,
                 sql: """
                     SELECT body.data FROM body JOIN entry ON entry.id = body.entryId
                     WHERE body.entryId = ? AND entry.url = ? AND entry.partitionKey = ? AND entry.method = ?
                     """,
-                arguments: [id, entry.key.url, entry.key.partition, entry.key.method])
-            guard let row else { return nil }
-            return (try? row.decode(Data?.self, atIndex: 0)).flatMap { $0 } ?? Data()
+                arguments: [entry.id, entry.key.url, entry.key.partition, entry.key.method])
         }
     }
 
-    /// Every stored variant of every method for `url` in `partition`, metadata only, pending ones included.
-    package func variants(url: URL, partition: String) async throws -> [CachedMetadata] {
-        let normalized = CacheKey.normalizedURL(url)
-        let waiting = pending.variants(url: normalized, partition: partition)
-        let stored = try await read("variants") { db in
-            try Self.metadataRows(
-                db.cachedStatement(sql: "SELECT \(Self.metadataColumns) FROM entry WHERE partitionKey = ? AND url = ? ORDER BY id"),
-                arguments: [partition, normalized])
+    /// The body at `offsets` as a stream read a chunk at a time, through SQLite's incremental blob
+    /// I/O (which GRDB doesn't offer), from one snapshot of the file: a read transaction on a
+    /// connection of its own, held until the stream ends or is released, so a write meanwhile
+    /// can't change the bytes it serves. A store in memory serves it from memory.
+    package func body(of entry: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
+        guard let fileURL else { return try await body(of: entry)?.body(at: offsets) }
+        // Failures are logged, counted and a damaged file replaced, as for every other read.
+        let opened = try accessNow("streamedBody") { _ in
+            try BodyCursor(path: fileURL.path, entryID: entry.id, key: entry.key, offsets: offsets)
         }
-        return Self.overlay(waiting, on: stored).map(\.metadata)
+        guard let cursor = opened else { return nil }
+        return HTTPBody(StoredBodyChunks(cursor: Locked(cursor)), length: .known(Int64(offsets.count)), iterationBehavior: .single)
     }
+
+    package func totals() async throws -> (entries: Int, bytes: Int) {
+        // Kept by triggers (see ``migrator``): summing every row would cost a scan.
+        try await read("statistics") { db in
+            let row = try Row.fetchOne(db, sql: "SELECT entries, bytes FROM totals")
+            return (row?[0] ?? 0, row?[1] ?? 0)
+        }
+    }
+}
+
+/// A stored body's chunks, read by its one iterator from a ``BodyCursor``.
+struct StoredBodyChunks: AsyncSequence, Sendable {
+    typealias Element = ArraySlice<UInt8>
+    /// Locked: a sequence is `Sendable`; only its one iterator (`.single`) reads, a chunk at a time.
+    let cursor: Locked<BodyCursor>
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let cursor: Locked<BodyCursor>
+
+        mutating func next() async throws -> ArraySlice<UInt8>? {
+            try Task.checkCancellation()
+            return try cursor.withLock { try $0.next() }
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(cursor: cursor) }
 }

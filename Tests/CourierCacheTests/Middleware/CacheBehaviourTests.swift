@@ -52,7 +52,6 @@ import OpenCombine
         credentials.signOut()
         // The partition is cleared in the background: wait until alice's entry is gone, bob's kept.
         let cleared = try await eventually {
-            await fixture.store.flush()
             return try await fixture.store.statistics().entryCount == 1
         }
         #expect(cleared, "alice's partition was not cleared")

@@ -25,6 +25,7 @@ import Testing
     struct Setup {
         let server: MockServer
         let directory: URL
+        let store: CacheStore
         let cache: HTTPCache
 
         static func make(vary: String? = nil) async throws -> Setup {
@@ -39,12 +40,11 @@ import Testing
                 let caller = key ?? request.header("Authorization").map { _ in "bearer" } ?? "nobody"
                 return .json(#"{"caller":"\#(caller)","marker":"body-of-\#(caller)-zq"}"#, headers: headers)
             }
-            return Setup(server: server, directory: directory, cache: HTTPCache(store: store))
+            return Setup(server: server, directory: directory, store: store, cache: HTTPCache(store: store))
         }
 
-        /// Every byte of the database, its write-ahead log and its shared memory, flushed first.
+        /// Every byte of the database, its write-ahead log and its shared memory.
         func fileBytes() async throws -> Data {
-            await cache.store.flush()
             var bytes = Data()
             for suffix in ["", "-wal", "-shm"] {
                 let path = directory.appendingPathComponent("cache.sqlite").path + suffix
@@ -54,7 +54,7 @@ import Testing
         }
 
         func tearDown() async {
-            await cache.store.close()
+            await store.close()
             try? await server.shutdown()
             try? FileManager.default.removeItem(at: directory)
         }
@@ -125,13 +125,14 @@ import Testing
         #expect(try await client.response(for: Me()).source == .network)
 
         // Reopened from disk, the same token still selects its response (the key lives with the file).
-        await setup.cache.store.close()
-        let reopened = HTTPCache(store: try CacheStore(fileURL: setup.directory.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20))
+        await setup.store.close()
+        let reopenedStore = try CacheStore(fileURL: setup.directory.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20)
+        let reopened = HTTPCache(store: reopenedStore)
         let client2 = Client(
             baseURL: setup.server.baseURL, transport: transport.make(),
             middlewares: [CredentialsMiddleware(provider: credentials), reopened])
         #expect(try await client2.response(for: Me()).source == .cache)
-        await reopened.store.close()
+        await reopenedStore.close()
     }
 
     @Test func signingOutTakesTheUsersBytesOutOfTheFiles() async throws {
@@ -147,7 +148,7 @@ import Testing
 
         try await setup.cache.clear(identity: "carol")
         #expect(try await setup.fileBytes().range(of: Data("body-of-carol-zq".utf8)) == nil)
-        #expect(try await setup.cache.store.statistics().entryCount == 0)
+        #expect(try await setup.store.statistics().entryCount == 0)
     }
 
     @Test func clearingTheCacheTakesTheBytesOutOfTheFiles() async throws {
@@ -165,7 +166,6 @@ import Testing
         defer { Task { await setup.tearDown() } }
         let client = Client(baseURL: setup.server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [setup.cache])
         _ = try await client.send(Me())
-        await setup.cache.store.flush()
         for suffix in ["", "-wal", "-shm"] {
             let path = setup.directory.appendingPathComponent("cache.sqlite").path + suffix
             guard FileManager.default.fileExists(atPath: path) else { continue }
@@ -179,9 +179,8 @@ import Testing
         defer { Task { try? await setup.server.shutdown(); try? FileManager.default.removeItem(at: setup.directory) } }
         let client = Client(baseURL: setup.server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [setup.cache])
         _ = try await client.send(Me())
-        await setup.cache.store.flush()
         let wal = setup.directory.appendingPathComponent("cache.sqlite-wal").path
-        await setup.cache.store.close()
+        await setup.store.close()
         let size = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
         #expect(size == 0)
     }

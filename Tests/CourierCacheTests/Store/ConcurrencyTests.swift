@@ -5,33 +5,6 @@ import HTTPTypes
 import Testing
 
 @Suite struct ConcurrencyTests {
-    @Test func manyTasksStoreAndReadAtOnce() async throws {
-        try await StoreFixtures.withTemporaryDirectory { directory in
-            let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 50_000_000)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for index in 0..<64 {
-                    group.addTask {
-                        let key = StoreFixtures.key("item\(index % 16)", partition: "p\(index % 3)")
-                        let body = Data("body-\(index)".utf8)
-                        let stored = try #require(try await StoreFixtures.put(store, key, body: body))
-                        await store.touch(stored)
-                        for variant in try await store.variants(for: key) {
-                            // Either this task's body or one that replaced it; never a torn read.
-                            if let read = try await store.body(for: variant) {
-                                #expect(read.starts(with: Data("body-".utf8)))
-                            }
-                        }
-                        store.recordHit()
-                    }
-                }
-                try await group.waitForAll()
-            }
-            let statistics = try await store.statistics()
-            #expect(statistics.hits == 64)
-            #expect(statistics.entryCount == 48)
-        }
-    }
-
     @Test func twoStoresOnOneFileWriteConcurrently() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("shared.sqlite")
@@ -49,7 +22,7 @@ import Testing
             }
             #expect(try await first.statistics().entryCount == 80)
             let written = try #require(try await first.variants(for: StoreFixtures.key("second/39")).first)
-            #expect(try await first.body(for: written)?.count == 2000)
+            #expect(try await first.body(of: written)?.count == 2000)
         }
     }
 
@@ -68,7 +41,7 @@ import Testing
             #expect(try await store.statistics().entryCount == 120)
             let fromPython = try #require(try await store.variants(for: StoreFixtures.key("python/59", partition: "py")).first)
             #expect(fromPython.headers[values: .contentType] == ["text/plain"])
-            #expect(try await store.body(for: fromPython) == Data("python body 59\0end".utf8))
+            #expect(try await store.body(of: fromPython) == Data("python body 59\0end".utf8))
         }
     }
 

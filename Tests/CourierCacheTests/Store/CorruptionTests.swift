@@ -57,7 +57,7 @@ import Testing
             try await StoreFixtures.insertForeignRow(into: file, url: key.url, vary: "'not json'", status: "99999", bodySize: "0")
             let variants = try await store.variants(for: key)
             #expect(variants.count == 1)
-            #expect(try await store.body(for: try #require(variants.first)) == Data("ok".utf8))
+            #expect(try await store.body(of: try #require(variants.first)) == Data("ok".utf8))
         }
     }
 }

@@ -3,6 +3,7 @@ import CourierAsyncHTTPClient
 import CourierCache
 import CourierTesting
 import Foundation
+import GRDB
 import Testing
 
 /// The store fails loudly (logged with its path, counted) and degrades gracefully (recovers a
@@ -48,6 +49,35 @@ import Testing
 
             try await StoreFixtures.put(store, StoreFixtures.key("c"), body: Data("c".utf8))
             #expect(try await store.variants(for: StoreFixtures.key("c")).count == 1)
+        }
+    }
+
+    @Test func aFailedWriteIsLoggedAndCountedAndTheCallSucceeds() async throws {
+        try await StoreFixtures.withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("cache.sqlite")
+            let server = try await MockServer.start()
+            defer { Task { try? await server.shutdown() } }
+            countingRoute(server, headers: [MockHeader("Cache-Control", "max-age=600")])
+            let logs = LogRecorder()
+            let store = try CacheStore(fileURL: file, maximumSize: 1 << 20, logger: logs.logger)
+            // Every insert fails from now on, as on a full disk.
+            let other = try DatabaseQueue(path: file.path)
+            try await other.write { db in
+                try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON entry BEGIN SELECT RAISE(ABORT, 'disk is full'); END")
+            }
+            let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [HTTPCache(store: store)])
+
+            let first = try await client.response(for: Feed(), cachePolicy: .followHTTP)
+            #expect(first.source == .network)
+            #expect(first.value["n"]?.int == 1)
+            let statistics = try await store.statistics()
+            #expect(statistics.failures >= 1)
+            #expect(statistics.entryCount == 0)
+            #expect(logs.messages.contains { $0.contains("Cache store operation failed") && $0.contains(file.path) })
+            // Nothing phantom is served: the next call goes to the network again.
+            let second = try await client.response(for: Feed(), cachePolicy: .followHTTP)
+            #expect(second.source == .network)
+            #expect(server.requestCount("/feed") == 2)
         }
     }
 

@@ -1,4 +1,4 @@
-import CourierCache
+@testable import CourierCache
 import Foundation
 import GRDB
 import HTTPTypes
@@ -49,13 +49,17 @@ enum StoreFixtures {
         ("Set-Cookie", "a=1"), ("Set-Cookie", "b=2"),
     ])
 
-    /// Stores `body` under `key` with default metadata.
+    /// Stores `body` under `key` with default metadata; the stored variant, nil when too large.
     @discardableResult
     static func put(
-        _ store: CacheStore, _ key: CacheKey, body: Data, vary: VarySelection = .none, headers: HTTPFields = headers
+        _ storage: any CacheStorage, _ key: CacheKey, body: Data, vary: VarySelection = .none, headers: HTTPFields = headers
     ) async throws -> CachedMetadata? {
-        try await store.store(
-            key: key, varySelection: vary, status: 200, headers: headers, body: body,
-            requestTime: t0, responseTime: t0.addingTimeInterval(0.5))
+        try await storage.store(response(key, vary: vary, headers: headers), body: .bytes(body)).stored
+    }
+
+    /// A `200` to store under `key`, requested at ``t0`` and received half a second later.
+    static func response(_ key: CacheKey, vary: VarySelection = .none, headers: HTTPFields = headers) -> StorableResponse {
+        StorableResponse(
+            key: key, varySelection: vary, status: 200, headers: headers, requestTime: t0, responseTime: t0.addingTimeInterval(0.5))
     }
 }

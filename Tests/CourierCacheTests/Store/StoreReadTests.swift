@@ -5,9 +5,8 @@ import GRDB
 import Testing
 
 /// Lookups read the file through the pool's readers: a reopened store reads what was stored, a
-/// read racing the writer sees the old or the new response (never a mix, never nothing), many
-/// lookups at once each see their own key, rows a foreign program damaged are skipped, and a user
-/// identity with a NUL byte has a partition of its own.
+/// read racing another store's writes sees the old or the new response (never a mix, never
+/// nothing), and rows a foreign program damaged are skipped.
 @Suite struct StoreReadTests {
     @Test func aReopenedStoreReadsWhatWasStored() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
@@ -18,7 +17,7 @@ import Testing
             await first.close()
 
             let reopened = try CacheStore(fileURL: file, maximumSize: 1 << 20)
-            let variants = try reopened.readVariants(of: key, inlineBodyLimit: 1 << 10)
+            let variants = try await reopened.variants(of: key, inlineBodyLimit: 1 << 10)
             #expect(variants.count == 1)
             #expect(variants.first?.body == Data("kept".utf8))
             #expect(variants.first?.metadata.headers == StoreFixtures.headers)
@@ -43,35 +42,16 @@ import Testing
                 }
                 group.addTask {
                     for _ in 0..<600 {
-                        let variants = try reader.readVariants(of: key, inlineBodyLimit: 1 << 16)
+                        let variants = try await reader.variants(of: key, inlineBodyLimit: 1 << 16)
                         #expect(variants.count == 1)
-                        #expect(variants.allSatisfy { $0.hasBody && bodies.contains($0.body ?? Data()) })
+                        #expect(variants.allSatisfy { bodies.contains($0.body ?? Data()) })
                         await Task.yield()
                     }
                 }
                 try await group.waitForAll()
             }
-            let last = try reader.readVariants(of: key, inlineBodyLimit: 1 << 16)
+            let last = try await reader.variants(of: key, inlineBodyLimit: 1 << 16)
             #expect(last.map(\.body) == [bodies[0]], "the last commit is seen")
-        }
-    }
-
-    @Test func concurrentLookupsEachSeeTheirOwnKey() async throws {
-        try await StoreFixtures.withTemporaryDirectory { directory in
-            let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20)
-            let keys = (0..<8).map { StoreFixtures.key("k\($0)") }
-            for key in keys { try await StoreFixtures.put(store, key, body: Data(key.url.utf8)) }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for key in keys {
-                    group.addTask {
-                        for _ in 0..<50 {
-                            let variants = try store.readVariants(of: key, inlineBodyLimit: 1 << 10)
-                            #expect(variants.map(\.body) == [Data(key.url.utf8)])
-                        }
-                    }
-                }
-                try await group.waitForAll()
-            }
         }
     }
 
@@ -82,23 +62,8 @@ import Testing
             let key = StoreFixtures.key()
             try await StoreFixtures.put(store, key, body: Data("ok".utf8))
             try await StoreFixtures.insertForeignRow(into: file, url: key.url, vary: "x'00'", status: "200", bodySize: "-1")
-            let variants = try store.readVariants(of: key, inlineBodyLimit: 1 << 10)
+            let variants = try await store.variants(of: key, inlineBodyLimit: 1 << 10)
             #expect(variants.map(\.body) == [Data("ok".utf8)])
-        }
-    }
-
-    /// SQLite text parameters end at a NUL: a user's partition name holds none, and stays its own.
-    @Test func aUserWithANulByteHasAPartitionOfItsOwn() async throws {
-        try await StoreFixtures.withTemporaryDirectory { directory in
-            let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20)
-            let user = { (identity: String) in StoreFixtures.key(partition: HTTPCache.partition(ofUser: identity)) }
-            try await StoreFixtures.put(store, user("a"), body: Data("a".utf8))
-            #expect(!HTTPCache.partition(ofUser: "a\0b").contains("\0"))
-            #expect(HTTPCache.partition(ofUser: "a\0b") != HTTPCache.partition(ofUser: "a%00b"))
-            #expect(try store.readVariants(of: user("a\0b"), inlineBodyLimit: 1 << 10).isEmpty)
-            #expect(try store.readVariants(of: StoreFixtures.key(partition: ""), inlineBodyLimit: 1 << 10).isEmpty)
-            #expect(try await store.removeAll(partition: HTTPCache.partition(ofUser: "a\0b")) == 0)
-            #expect(try store.readVariants(of: user("a"), inlineBodyLimit: 1 << 10).count == 1)
         }
     }
 }

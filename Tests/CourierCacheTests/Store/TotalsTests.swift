@@ -1,33 +1,38 @@
 @testable import CourierCache
 import Foundation
 import GRDB
+import HTTPTypes
 import Testing
 
 /// The entry count and size kept in `totals` (for eviction and statistics) against a count of the
 /// rows themselves, whichever path wrote them.
 @Suite struct TotalsTests {
-    @Test func totalsMatchTheRowsAfterQueuedAndDirectWritesReplacementsRemovalsAndEvictions() async throws {
+    @Test func totalsMatchTheRowsAfterWritesReplacementsRemovalsHeaderUpdatesAndEvictions() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("cache.sqlite")
             let store = try CacheStore(fileURL: file, maximumSize: 12_000)
-            // Queued by the writer, in one batch: new keys and a replacement of one of them.
+            // New keys and a replacement of one of them.
             for (index, size) in [1000, 1500, 700].enumerated() {
-                await Self.enqueue(store, StoreFixtures.key("queued\(index)"), size: size)
+                try await StoreFixtures.put(store, StoreFixtures.key("first\(index)"), body: Data(count: size))
             }
-            await Self.enqueue(store, StoreFixtures.key("queued1"), size: 300)
-            await store.flush()
+            let replaced = try #require(try await StoreFixtures.put(store, StoreFixtures.key("first1"), body: Data(count: 300)))
             try await Self.expectTotalsMatchRows(store, file, entries: 3)
 
-            // Stored at once, replaced, removed.
+            // Header fields that grow the metadata.
+            var fields = replaced.headers
+            fields.append(HTTPField(name: try #require(HTTPField.Name("X-Extra")), value: String(repeating: "x", count: 400)))
+            #expect(try await store.updateHeaders(of: replaced, headers: fields, requestTime: .now, responseTime: .now))
+            try await Self.expectTotalsMatchRows(store, file, entries: 3)
+
+            // Stored, replaced, removed.
             try await StoreFixtures.put(store, StoreFixtures.key("direct"), body: Data(count: 2000))
             try await StoreFixtures.put(store, StoreFixtures.key("direct"), body: Data(count: 500))
             let removed = try #require(try await StoreFixtures.put(store, StoreFixtures.key("removed"), body: Data(count: 900)))
             #expect(try await store.remove(removed))
             try await Self.expectTotalsMatchRows(store, file, entries: 4)
 
-            // Past the limit: eviction reads the totals the batch has just added to.
-            for index in 0..<8 { await Self.enqueue(store, StoreFixtures.key("more\(index)"), size: 1500) }
-            await store.flush()
+            // Past the limit: eviction reads the totals each write has just added to.
+            for index in 0..<8 { try await StoreFixtures.put(store, StoreFixtures.key("more\(index)"), body: Data(count: 1500)) }
             let statistics = try await store.statistics()
             #expect(statistics.evictions > 0)
             #expect(statistics.totalBytes <= 12_000)
@@ -35,16 +40,10 @@ import Testing
         }
     }
 
-    private static func enqueue(_ store: CacheStore, _ key: CacheKey, size: Int) async {
-        await store.enqueue(
-            key: key, varySelection: .none, status: 200, headers: StoreFixtures.headers, body: Data(count: size),
-            requestTime: StoreFixtures.t0, responseTime: StoreFixtures.t0)
-    }
-
     /// The store's statistics equal a count and sum of the file's rows (and `entries`, when given).
     private static func expectTotalsMatchRows(_ store: CacheStore, _ file: URL, entries: Int?) async throws {
         let statistics = try await store.statistics()
-        let counted = try await DatabaseQueue(path: file.path).read { db in
+        let counted = try DatabaseQueue(path: file.path).read { db in
             try Row.fetchOne(db, sql: "SELECT COUNT(*) AS entries, COALESCE(SUM(bodySize + metaSize), 0) AS bytes FROM entry")
         }
         let row = try #require(counted)

@@ -1,19 +1,23 @@
 import Courier
 
 /// The in-memory counters of one store: hits, misses, evictions, failed operations and recoveries.
-final class StoreCounters: Sendable {
-    struct Values: Sendable {
-        var hits = 0
-        var misses = 0
-        var evictions = 0
-        var failures = 0
-        var recoveries = 0
+package final class StoreCounters: Sendable {
+    /// The counts at one moment.
+    package struct Values: Sendable {
+        package var hits = 0
+        package var misses = 0
+        package var evictions = 0
+        package var failures = 0
+        package var recoveries = 0
     }
 
     private let values = Locked(Values())
 
+    /// Counters at zero.
+    package init() {}
+
     /// Adds to the counters atomically.
-    func add(hits: Int = 0, misses: Int = 0, evictions: Int = 0, failures: Int = 0, recoveries: Int = 0) {
+    package func add(hits: Int = 0, misses: Int = 0, evictions: Int = 0, failures: Int = 0, recoveries: Int = 0) {
         values.withLock { values in
             values.hits += hits
             values.misses += misses
@@ -24,5 +28,5 @@ final class StoreCounters: Sendable {
     }
 
     /// A consistent snapshot of the counters.
-    var snapshot: Values { values.current }
+    package var snapshot: Values { values.current }
 }

@@ -42,19 +42,6 @@ extension CacheStore {
         }
     }
 
-    /// The variants of `key` with their small bodies, read on the calling thread through one of the
-    /// pool's readers, with the failures handled as by ``access(_:_:)``. In WAL mode a read never
-    /// waits for a writer. One statement is its own read transaction in SQLite, so GRDB's explicit
-    /// one (`unsafeRead` skips it) would add two statements to every hit and isolate nothing more.
-    func readVariants(of key: CacheKey, inlineBodyLimit: Int) throws -> [StoredVariant] {
-        let open = try currentDatabase()
-        do {
-            return try open.writer.unsafeRead { db in try Self.variantsWithBodies(of: key, inlineBodyLimit: inlineBodyLimit, db) }
-        } catch {
-            throw failed("lookup", error, open.writer)
-        }
-    }
-
     private func currentDatabase() throws -> OpenDatabase {
         guard let open = database.current else {
             counters.add(failures: 1)
@@ -114,10 +101,82 @@ extension CacheStore {
 extension CacheStore {
     /// The keyed hash of secret request values under the current file's key; a store without a
     /// database (which stores nothing) hashes under a key of this run.
-    var secrets: HMAC { database.current?.secrets ?? Self.ephemeralSecrets }
+    package var secrets: HMAC { database.current?.secrets ?? Self.ephemeralSecrets }
 
     private static let ephemeralSecrets: HMAC = {
         var generator = SystemRandomNumberGenerator()
         return HMAC(key: (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }()
+}
+
+extension CacheStore {
+    /// Opens the pool (see ``openRecovering(fileURL:logger:)``).
+    static func open(fileURL: URL, logger: Logger) throws -> OpenDatabase {
+        try OpenDatabase(writer: try openRecovering(fileURL: fileURL, logger: logger))
+    }
+
+    /// Opens the pool, moving a corrupt file aside and retrying once.
+    static func openRecovering(fileURL: URL, logger: Logger) throws -> DatabasePool {
+        try FileManager.default.createDirectory(
+            at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            return try openPool(fileURL: fileURL)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
+            let aside = try moveAside(fileURL)
+            let pool = try openPool(fileURL: fileURL)
+            deleteAside(aside)
+            logger.warning(
+                "Cache database corrupt; deleted and recreated",
+                metadata: ["path": "\(fileURL.path)", "error": "\(error.resultCode)"])
+            return pool
+        }
+    }
+
+    private static func openPool(fileURL: URL) throws -> DatabasePool {
+        // Created private before SQLite opens it: SQLite gives the `-wal` and `-shm` files the
+        // database's permissions. A file from before is made private too.
+        _ = PrivateFile.create(at: fileURL)
+        // DatabasePool always runs in WAL mode (setting journal_mode inside a transaction would be ignored).
+        let pool = try DatabasePool(path: fileURL.path, configuration: configuration())
+        try migrator.migrate(pool)
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: fileURL.path + suffix) {
+            PrivateFile.protect(URL(fileURLWithPath: fileURL.path + suffix))
+        }
+        return pool
+    }
+
+    /// Deletes a damaged database moved aside, with its journals, once a fresh one is open: its
+    /// bytes may hold a user's data, and nothing can read them any more.
+    static func deleteAside(_ aside: URL) {
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: aside.path + suffix)
+        }
+    }
+
+    /// Moves the database and its `-wal` / `-shm` files to `<name>.corrupt-<ms>`; returns the new database URL.
+    static func moveAside(_ fileURL: URL) throws -> URL {
+        let stamp = Int((Date().timeIntervalSince1970 * 1000).rounded())
+        let aside = fileURL.deletingLastPathComponent()
+            .appendingPathComponent("\(fileURL.lastPathComponent).corrupt-\(stamp)")
+        let manager = FileManager.default
+        for suffix in ["", "-wal", "-shm"] {
+            let source = URL(fileURLWithPath: fileURL.path + suffix)
+            guard manager.fileExists(atPath: source.path) else { continue }
+            try manager.moveItem(at: source, to: URL(fileURLWithPath: aside.path + suffix))
+        }
+        return aside
+    }
+}
+
+/// A store's open database: the GRDB pool (or queue, in memory) every read and write goes
+/// through, with the file's key for secret values. Replaced whole when a damaged file is recovered.
+struct OpenDatabase: Sendable {
+    let writer: any DatabaseWriter
+    /// The keyed hash of secret request values, under the file's own random key (see ``CacheStore/secretKey(in:)``).
+    let secrets: HMAC
+
+    init(writer: any DatabaseWriter) throws {
+        self.writer = writer
+        secrets = HMAC(key: try CacheStore.secretKey(in: writer))
+    }
 }

@@ -48,6 +48,13 @@ package struct CachedMetadata: Sendable, Hashable {
             responseTime: responseTime, bodySize: bodySize, storedAt: storedAt, lastAccess: lastAccess)
     }
 
+    /// The same variant, last used at `date`.
+    func used(at date: Date) -> CachedMetadata {
+        CachedMetadata(
+            id: id, key: key, varySelection: varySelection, status: status, headers: headers, requestTime: requestTime,
+            responseTime: responseTime, bodySize: bodySize, storedAt: storedAt, lastAccess: date)
+    }
+
     /// The stored response head as an `HTTPResponse`.
     ///
     /// A status outside `100...999` (only possible through a hand-built value; the store refuses

@@ -1,0 +1,161 @@
+import Courier
+import Foundation
+import HTTPTypes
+import Logging
+import OpenAPIRuntime
+
+/// A ``CacheStorage`` in memory: for tests of the cache's behaviour without a file, and for
+/// sessions that must leave no trace. Evicts the least recently used variants like ``CacheStore``.
+package final class InMemoryCacheStorage: CacheStorage {
+    package let maximumSize: Int
+    package let counters = StoreCounters()
+    package let logger: Logger
+    package let secrets: HMAC
+
+    private struct Entry {
+        var metadata: CachedMetadata
+        var body: Data
+        var metaSize: Int
+        /// Larger is used more recently.
+        var useOrder: Int64
+        var size: Int { body.count + metaSize }
+    }
+
+    private struct State {
+        /// By id, which only grows: a replaced variant's id is never given again.
+        var entries: [Int64: Entry] = [:]
+        var lastID: Int64 = 0
+        var lastUse: Int64 = 0
+        var bytes = 0
+
+        mutating func nextUse() -> Int64 {
+            lastUse += 1
+            return lastUse
+        }
+
+        mutating func remove(_ id: Int64) {
+            guard let removed = entries.removeValue(forKey: id) else { return }
+            bytes -= removed.size
+        }
+
+        func id(of key: CacheKey, varyKey: String) -> Int64? {
+            entries.first { $0.value.metadata.key == key && $0.value.metadata.varySelection.canonicalKey == varyKey }?.key
+        }
+    }
+
+    private let state = Locked(State())
+
+    /// Creates an empty storage of at most `maximumSize` bytes.
+    package init(maximumSize: Int, logger: Logger = Logger(label: "courier.cache", factory: { _ in SwiftLogNoOpLogHandler() })) {
+        self.maximumSize = maximumSize
+        self.logger = logger
+        var generator = SystemRandomNumberGenerator()
+        secrets = HMAC(key: (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
+    package func variants(of key: CacheKey, inlineBodyLimit: Int) async throws -> [StoredVariant] {
+        state.withLock { state in
+            state.entries.values.filter { $0.metadata.key == key }.sorted { $0.metadata.id < $1.metadata.id }.map {
+                StoredVariant(metadata: $0.metadata, body: $0.body.count <= inlineBodyLimit ? $0.body : nil)
+            }
+        }
+    }
+
+    package func body(of entry: CachedMetadata) async throws -> Data? {
+        state.withLock { state in
+            state.entries[entry.id].flatMap { $0.metadata.key == entry.key ? $0.body : nil }
+        }
+    }
+
+    package func body(of entry: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
+        try await body(of: entry)?.body(at: offsets)
+    }
+
+    package func store(_ response: StorableResponse, body: StorableBody) async throws -> StoreOutcome {
+        guard (100...999).contains(response.status) else { throw CacheStoreError.invalidStatus(response.status) }
+        let bytes: Data
+        switch body {
+        case .bytes(let data): bytes = data
+        case .file(let url):
+            do { bytes = try Data(contentsOf: url, options: .alwaysMapped) } catch {
+                throw CourierError(.file, detail: "Cannot read \(url.path): \(error.localizedDescription)")
+            }
+        }
+        let metaSize = CacheStorageSize.metadata(of: response)
+        let limit = maximumSize
+        let now = Date()
+        return state.withLock { state in
+            let varyKey = response.varySelection.canonicalKey
+            if let replaced = state.id(of: response.key, varyKey: varyKey) { state.remove(replaced) }
+            guard bytes.count + metaSize <= limit else { return StoreOutcome() }
+            state.lastID += 1
+            let metadata = response.metadata(id: state.lastID, bodySize: bytes.count, now: now)
+            let entry = Entry(metadata: metadata, body: Data(bytes), metaSize: metaSize, useOrder: state.nextUse())
+            state.entries[metadata.id] = entry
+            state.bytes += entry.size
+            var outcome = StoreOutcome(stored: metadata)
+            for victim in state.entries.values.sorted(by: { ($0.useOrder, $0.metadata.id) < ($1.useOrder, $1.metadata.id) })
+            where state.bytes > limit && victim.metadata.id != metadata.id {
+                state.remove(victim.metadata.id)
+                outcome.evictedCount += 1
+                outcome.evictedBytes += victim.size
+            }
+            counters.add(evictions: outcome.evictedCount)
+            return outcome
+        }
+    }
+
+    package func updateHeaders(of entry: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
+        let metaSize = CacheStorageSize.metadata(of: entry, headers: headers)
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
+        return state.withLock { state in
+            guard var stored = state.entries[entry.id], stored.metadata.key == entry.key else { return false }
+            let old = stored.metadata
+            stored.metadata = CachedMetadata(
+                id: old.id, key: old.key, varySelection: old.varySelection, status: old.status, headers: headers,
+                requestTime: requestTime, responseTime: responseTime, bodySize: old.bodySize, storedAt: old.storedAt, lastAccess: now)
+            state.bytes += metaSize - stored.metaSize
+            stored.metaSize = metaSize
+            stored.useOrder = state.nextUse()
+            state.entries[entry.id] = stored
+            return true
+        }
+    }
+
+    package func recordUse(of entry: CachedMetadata) async {
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
+        state.withLock { state in
+            guard var stored = state.entries[entry.id] else { return }
+            stored.useOrder = state.nextUse()
+            stored.metadata = stored.metadata.used(at: now)
+            state.entries[entry.id] = stored
+        }
+    }
+
+    package func remove(_ entry: CachedMetadata) async throws -> Bool {
+        state.withLock { state in
+            guard state.entries[entry.id]?.metadata.key == entry.key else { return false }
+            state.remove(entry.id)
+            return true
+        }
+    }
+
+    package func removeAll(_ scope: CacheScope) async throws -> Int {
+        state.withLock { state in
+            let doomed = state.entries.values.filter { entry in
+                let key = entry.metadata.key
+                switch scope {
+                case .url(let url, let partition): return key.url == url && (partition == nil || key.partition == partition)
+                case .partition(let partition): return key.partition == partition
+                case .everything: return true
+                }
+            }
+            for entry in doomed { state.remove(entry.metadata.id) }
+            return doomed.count
+        }
+    }
+
+    package func totals() async throws -> (entries: Int, bytes: Int) {
+        state.withLock { ($0.entries.count, $0.bytes) }
+    }
+}

@@ -1,0 +1,278 @@
+import Courier
+@testable import CourierCache
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Testing
+
+/// What every `CacheStorage` does, run against each (see `StorageKind`): round trips, variants,
+/// replacement, header updates, removal by scope, partitions, eviction by use, size limits, file
+/// bodies, streamed slices and concurrent use. What only SQLite does (persistence, damage
+/// recovery, several processes) is tested in `Store/`.
+@Suite struct StorageConformanceTests {
+    typealias Put = StoreFixtures
+
+    @Test(arguments: StorageKind.allCases)
+    func roundTripsBinaryBodiesAndMetadata(kind: StorageKind) async throws {
+        try await kind.with { storage async throws in
+            let body = StoreFixtures.randomBody(200_000)
+            let key = StoreFixtures.key(partition: "alice")
+            let stored = try #require(try await Put.put(storage, key, body: body))
+            let variants = try await storage.variants(for: key)
+            let entry = try #require(variants.first)
+            #expect(variants.count == 1)
+            #expect(entry == stored)
+            #expect(entry.key == key)
+            #expect(entry.status == 200)
+            #expect(entry.headers == StoreFixtures.headers)
+            #expect(entry.headers[values: .setCookie] == ["a=1", "b=2"])
+            #expect(entry.requestTime == StoreFixtures.t0)
+            #expect(entry.responseTime == StoreFixtures.t0.addingTimeInterval(0.5))
+            #expect(entry.bodySize == body.count)
+            #expect(try await storage.body(of: entry) == body)
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func anEmptyBodyIsNotAMissingBody(kind: StorageKind) async throws {
+        try await kind.with { storage async throws in
+            let entry = try #require(try await Put.put(storage, StoreFixtures.key(), body: Data()))
+            #expect(try await storage.body(of: entry) == Data())
+            #expect(try await storage.lookup(StoreFixtures.key(), select: { $0.last })?.body == Data())
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func aLookupCarriesSmallBodiesOnlyAndSlicesStreamFromTheStorage(kind: StorageKind) async throws {
+        try await kind.with { storage async throws in
+            let small = StoreFixtures.key("small")
+            let large = StoreFixtures.key("large")
+            try await Put.put(storage, small, body: Data("tiny".utf8))
+            let body = StoreFixtures.randomBody(700_000)
+            try await Put.put(storage, large, body: body)
+            #expect(try await storage.lookup(small, inlineBodyLimit: 10, select: { $0.last })?.body == Data("tiny".utf8))
+            let found = try #require(try await storage.lookup(large, inlineBodyLimit: 10, select: { $0.last }))
+            #expect(found.body == nil, "larger than the limit: read on demand")
+            #expect(try await storage.body(of: found.metadata) == body)
+            let slice = try #require(try await storage.body(of: found.metadata, offsets: 100_000..<600_000))
+            #expect(try await Data(collecting: slice, upTo: .max) == body[100_000..<600_000])
+            #expect(try await storage.body(of: found.metadata, offsets: 0..<700_001) == nil, "past the end")
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func variantsAreKeptPerVarySelection(kind: StorageKind) async throws {
+        try await kind.with { storage async throws in
+            let key = StoreFixtures.key()
+            let english = VarySelection(names: ["Accept-Language"], values: ["accept-language": "en"])
+            let french = VarySelection(names: ["Accept-Language"], values: ["accept-language": "fr"])
+            let headers = RuleFixtures.fields([("Cache-Control", "max-age=60"), ("Vary", "Accept-Language")])
+            try await Put.put(storage, key, body: Data("hello".utf8), vary: english, headers: headers)
+            try await Put.put(storage, key, body: Data("bonjour".utf8), vary: french, headers: headers)
+            let variants = try await storage.variants(for: key)
+            #expect(variants.map(\.varySelection) == [english, french], "oldest first")
+            let request = RuleFixtures.request([("Accept-Language", "fr")])
+            let chosen = try #require(CacheRules().selectVariant(for: request, among: variants))
+            #expect(try await storage.body(of: chosen) == Data("bonjour".utf8))
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func storingTheSameSelectionReplacesItUnderANewID(kind: StorageKind) async throws {
+        try await kind.with { storage async throws in
+            let key = StoreFixtures.key()
+            let old = try #require(try await Put.put(storage, key, body: Data("old".utf8)))
+            let new = try #require(try await Put.put(storage, key, body: Data("new".utf8)))
+            #expect(try await storage.variants(for: key) == [new])
+            #expect(old.id != new.id)
+            #expect(try await storage.body(of: old) == nil, "a handle read before never reaches its successor's body")
+            #expect(try await storage.body(of: new) == Data("new".utf8))
+            #expect(try await storage.totals().entries == 1)
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func headersAreUpdatedAfterANotModified(kind: StorageKind) async throws {
+        try await kind.with { storage async throws in
+            let key = StoreFixtures.key()
+            let entry = try #require(try await Put.put(storage, key, body: Data("body".utf8)))
+            let merged = CacheRules().merge(stored: entry.headers, notModified: RuleFixtures.fields([("Cache-Control", "max-age=600")]))
+            let later = StoreFixtures.t0.addingTimeInterval(1000)
+            #expect(try await storage.updateHeaders(of: entry, headers: merged, requestTime: later, responseTime: later))
+            let updated = try #require(try await storage.variants(for: key).first)
+            #expect(updated.id == entry.id)
+            #expect(updated.headers[values: .cacheControl] == ["max-age=600"])
+            #expect(updated.headers[values: .setCookie] == ["a=1", "b=2"])
+            #expect(updated.responseTime == later)
+            #expect(try await storage.body(of: updated) == Data("body".utf8))
+            #expect(try await storage.remove(entry))
+            #expect(try await !storage.remove(entry))
+            #expect(try await !storage.updateHeaders(of: entry, headers: merged, requestTime: later, responseTime: later))
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func anInvalidStatusIsRefused(kind: StorageKind) async throws {
+        try await kind.with { storage async throws in
+            let response = StorableResponse(
+                key: StoreFixtures.key(), varySelection: .none, status: 1000, headers: [:],
+                requestTime: StoreFixtures.t0, responseTime: StoreFixtures.t0)
+            await #expect(throws: CacheStoreError.invalidStatus(1000)) { try await storage.store(response, body: .bytes(Data())) }
+            #expect(try await storage.totals().entries == 0)
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func partitionsAreIsolatedAUserWithANulByteToo(kind: StorageKind) async throws {
+        try await kind.with { storage async throws in
+            let user = { (identity: String) in StoreFixtures.key(partition: HTTPCache.partition(ofUser: identity)) }
+            try await Put.put(storage, user("alice"), body: Data("alice".utf8))
+            try await Put.put(storage, user("bob"), body: Data("bob".utf8))
+            try await Put.put(storage, StoreFixtures.key(), body: Data("anonymous".utf8))
+            let bobs = try #require(try await storage.variants(for: user("bob")).first)
+            #expect(try await storage.body(of: bobs) == Data("bob".utf8))
+            #expect(try await storage.variants(for: user("alice\0bob")).isEmpty)
+            #expect(try await storage.removeAll(.partition(HTTPCache.partition(ofUser: "alice\0bob"))) == 0)
+            #expect(try await storage.removeAll(.partition(HTTPCache.partition(ofUser: "alice"))) == 1)
+            #expect(try await storage.variants(for: user("alice")).isEmpty)
+            #expect(try await storage.variants(for: user("bob")).count == 1)
+            #expect(try await storage.variants(for: StoreFixtures.key()).count == 1)
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func removalsTakeTheirScopeOnly(kind: StorageKind) async throws {
+        try await kind.with { storage async throws in
+            let get = StoreFixtures.key("a")
+            let head = StoreFixtures.key("a", method: "HEAD")
+            let bobs = StoreFixtures.key("a", partition: "bob")
+            let other = StoreFixtures.key("b")
+            for key in [get, head, bobs, other] { try await Put.put(storage, key, body: Data("x".utf8)) }
+            #expect(try await storage.removeAll(.url(get.url, partition: "")) == 2, "every method of the URL, in its partition")
+            #expect(try await storage.variants(for: bobs).count == 1)
+            try await Put.put(storage, get, body: Data("x".utf8))
+            #expect(try await storage.removeAll(.url(get.url, partition: nil)) == 2, "and in every partition")
+            #expect(try await storage.variants(for: other).count == 1)
+            #expect(try await storage.removeAll(.everything) == 1)
+            #expect(try await storage.totals().entries == 0)
+            #expect(try await storage.totals().bytes == 0)
+        }
+    }
+
+    /// Room for three 1000-byte bodies (plus metadata), not four.
+    static let roomForThree = 3 * 1000 + 3 * 700
+
+    @Test(arguments: StorageKind.allCases)
+    func theLeastRecentlyUsedGoesFirstAndAUseChangesTheOrder(kind: StorageKind) async throws {
+        try await kind.with(maximumSize: Self.roomForThree) { storage async throws in
+            let keys = ["a", "b", "c", "d"].map { StoreFixtures.key($0) }
+            let a = try #require(try await Put.put(storage, keys[0], body: Data(count: 1000)))
+            try await Put.put(storage, keys[1], body: Data(count: 1000))
+            try await Put.put(storage, keys[2], body: Data(count: 1000))
+            // A use recorded long enough ago that the storage records this one.
+            await storage.recordUse(of: a.used(at: .distantPast))
+            let outcome = try await storage.store(Put.response(keys[3]), body: .bytes(Data(count: 1000)))
+            #expect(outcome.evictedCount == 1)
+            #expect(outcome.evictedBytes > 1000)
+            #expect(try await storage.variants(for: keys[0]).count == 1)
+            #expect(try await storage.variants(for: keys[1]).isEmpty)
+            #expect(try await storage.variants(for: keys[2]).count == 1)
+            #expect(try await storage.variants(for: keys[3]).count == 1)
+            #expect(try await storage.currentStatistics().evictions == 1)
+            #expect(try await storage.totals().bytes <= Self.roomForThree)
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func withoutUsesTheOldestGoFirst(kind: StorageKind) async throws {
+        try await kind.with(maximumSize: Self.roomForThree) { storage async throws in
+            let keys = (0..<6).map { StoreFixtures.key("item\($0)") }
+            for key in keys { try await Put.put(storage, key, body: Data(count: 1000)) }
+            for key in keys.prefix(3) { #expect(try await storage.variants(for: key).isEmpty) }
+            for key in keys.suffix(3) { #expect(try await storage.variants(for: key).count == 1) }
+            #expect(try await storage.currentStatistics().evictions == 3)
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func aRevalidationCountsAsAUse(kind: StorageKind) async throws {
+        try await kind.with(maximumSize: Self.roomForThree) { storage async throws in
+            let keys = ["a", "b", "c", "d"].map { StoreFixtures.key($0) }
+            let a = try #require(try await Put.put(storage, keys[0], body: Data(count: 1000)))
+            try await Put.put(storage, keys[1], body: Data(count: 1000))
+            try await Put.put(storage, keys[2], body: Data(count: 1000))
+            _ = try await storage.updateHeaders(of: a, headers: a.headers, requestTime: .now, responseTime: .now)
+            try await Put.put(storage, keys[3], body: Data(count: 1000))
+            #expect(try await storage.variants(for: keys[0]).count == 1)
+            #expect(try await storage.variants(for: keys[1]).isEmpty)
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func aResponseTooLargeIsRefusedAndDropsTheVariantItWouldReplace(kind: StorageKind) async throws {
+        try await kind.with(maximumSize: 10_000) { storage async throws in
+            let small = StoreFixtures.key("small")
+            let key = StoreFixtures.key("big")
+            try await Put.put(storage, small, body: Data(count: 100))
+            try await Put.put(storage, key, body: Data(count: 100))
+            let outcome = try await storage.store(Put.response(key), body: .bytes(Data(count: 10_001)))
+            #expect(outcome.stored == nil)
+            #expect(outcome.evictedCount == 0)
+            #expect(try await storage.variants(for: key).isEmpty)
+            #expect(try await storage.variants(for: small).count == 1)
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases.flatMap { kind in [0, -1].map { (kind, $0) } })
+    func aLimitOfNothingStoresNothing(kind: StorageKind, limit: Int) async throws {
+        try await kind.with(maximumSize: limit) { storage async throws in
+            #expect(try await Put.put(storage, StoreFixtures.key(), body: Data()) == nil)
+            #expect(try await storage.totals().entries == 0)
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func aBodyFromAFileIsStoredAndAMissingFileIsAFileError(kind: StorageKind) async throws {
+        try await StoreFixtures.withTemporaryDirectory { directory in
+            try await kind.with { storage async throws in
+                let body = StoreFixtures.randomBody(300_000)
+                let file = directory.appendingPathComponent("download.bin")
+                try body.write(to: file)
+                let stored = try #require(try await storage.store(Put.response(StoreFixtures.key()), body: .file(file)).stored)
+                #expect(stored.bodySize == body.count)
+                #expect(try await storage.body(of: stored) == body)
+                let missing = StoreFixtures.key("missing")
+                let error = await #expect(throws: CourierError.self) {
+                    try await storage.store(Put.response(missing), body: .file(directory.appendingPathComponent("gone.bin")))
+                }
+                #expect(error?.kind == .file)
+                #expect(try await storage.variants(for: missing).isEmpty)
+            }
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func manyTasksStoreAndReadAtOnce(kind: StorageKind) async throws {
+        try await kind.with { storage async throws in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<64 {
+                    group.addTask {
+                        let key = StoreFixtures.key("item\(index % 16)", partition: "p\(index % 3)")
+                        let stored = try #require(try await Put.put(storage, key, body: Data("body-\(index)".utf8)))
+                        await storage.recordUse(of: stored.used(at: .distantPast))
+                        for variant in try await storage.variants(for: key) {
+                            // This task's body or one that replaced it; never a torn read.
+                            if let read = try await storage.body(of: variant) { #expect(read.starts(with: Data("body-".utf8))) }
+                        }
+                        storage.counters.add(hits: 1)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let statistics = try await storage.currentStatistics()
+            #expect(statistics.hits == 64)
+            #expect(statistics.entryCount == 48)
+            #expect(statistics.hitRatio == 1)
+        }
+    }
+}
