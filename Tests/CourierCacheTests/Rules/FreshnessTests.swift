@@ -18,6 +18,14 @@ import Testing
         #expect(lifetime([("Cache-Control", "max-age=60"), ("Date", http(0)), ("Expires", http(3600))]) == 60)
     }
 
+    /// RFC 9111 §4.2.1: of conflicting `max-age` values the first counts, in either order.
+    @Test(arguments: [("max-age=10, max-age=3600", 10.0, false), ("max-age=3600, max-age=10", 3600, true)])
+    func conflictingMaxAgesUseTheFirst(cacheControl: String, lifetime expected: TimeInterval, freshAfterAMinute: Bool) {
+        #expect(lifetime([("Cache-Control", cacheControl), ("Date", http(0))]) == expected)
+        let entry = RuleFixtures.stored([("Cache-Control", cacheControl)], receivedAt: t0)
+        #expect(rules.isFresh(entry, now: t0.addingTimeInterval(60)) == freshAfterAMinute)
+    }
+
     @Test func expiresMinusDate() {
         #expect(lifetime([("Date", http(0)), ("Expires", http(3600))]) == 3600)
     }
