@@ -78,7 +78,9 @@ struct CacheExchange: Sendable {
             return gatewayTimeout()
         case .unusable:
             store.recordMiss()
-            if hit == nil, let served = try await validatingUnselected(unselected.current, network) { return served }
+            let candidates = hit.map { [$0.metadata] } ?? unselected.current
+            if let served = try await completingPart(among: candidates, network) { return served }
+            if hit == nil, let served = try await validatingUnselected(candidates, network) { return served }
             return try await followHTTPNetwork(network, request: request, hit: nil)
         case .staleWhileRevalidate(_, _, let conditional):
             // The caller gets the stored response now; the client runs the call again for the
@@ -200,7 +202,7 @@ struct CacheExchange: Sendable {
 
     /// The stored variant matching this request's `Vary` fields (with its body when small), or nil,
     /// then with the stored variants in `unselected`. A broken store is a miss.
-    private func lookup(unselected: Locked<[CachedMetadata]>? = nil) async throws -> Hit? {
+    func lookup(unselected: Locked<[CachedMetadata]>? = nil) async throws -> Hit? {
         let (rules, request) = (self.rules, self.request)
         guard let found = try? await store.lookup(key, select: { variants in
             let chosen = rules.selectVariant(for: request, among: variants)
@@ -235,7 +237,7 @@ struct CacheExchange: Sendable {
     }
 
     /// Stores a response the rules (or, for explicit app policies, a 2xx without `no-store`) allow.
-    private func storeIfAllowed(_ response: HTTPResponse, _ body: HTTPBody?, requestTime: Date, explicitPolicy: Bool) async throws -> (HTTPResponse, HTTPBody?) {
+    func storeIfAllowed(_ response: HTTPResponse, _ body: HTTPBody?, requestTime: Date, explicitPolicy: Bool) async throws -> (HTTPResponse, HTTPBody?) {
         let storable: Bool
         if explicitPolicy {
             storable = response.status.kind == .successful && response.status != .partialContent

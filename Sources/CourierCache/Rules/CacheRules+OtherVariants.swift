@@ -34,7 +34,7 @@ extension CacheRules {
     }
 
     /// The request fields that make a request conditional (RFC 9110 §13.1).
-    private static let conditionalFieldNames: [HTTPField.Name] = [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange]
+    static let conditionalFieldNames: [HTTPField.Name] = [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange]
 
     private func isValidatable(_ stored: StoredResponse) -> Bool {
         // The stored Vary names must agree with the selection, as for any variant served (a mismatch is a damaged entry).
