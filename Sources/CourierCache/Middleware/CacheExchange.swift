@@ -200,8 +200,8 @@ struct CacheExchange: Sendable {
 
     // MARK: steps
 
-    /// The stored variant matching this request's `Vary` fields (with its body when small), or nil,
-    /// then with the stored variants in `unselected`. A broken store is a miss.
+    /// The stored variant matching this request's `Vary` fields (with its body when small), or nil;
+    /// when none matches, the stored variants go to `unselected` (to validate or complete). A broken store is a miss.
     func lookup(unselected: Locked<[CachedMetadata]>? = nil) async throws -> Hit? {
         let (rules, request) = (self.rules, self.request)
         guard let found = try? await store.lookup(key, select: { variants in

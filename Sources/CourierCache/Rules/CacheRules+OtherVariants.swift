@@ -36,6 +36,7 @@ extension CacheRules {
     /// The request fields that make a request conditional (RFC 9110 §13.1).
     static let conditionalFieldNames: [HTTPField.Name] = [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange]
 
+    /// Whether `stored` is a complete, reusable response with a tag a `304` can name.
     private func isValidatable(_ stored: StoredResponse) -> Bool {
         // The stored Vary names must agree with the selection, as for any variant served (a mismatch is a damaged entry).
         stored.response.status.code != 206 && Self.entityTag(of: stored.response.headerFields) != nil

@@ -51,6 +51,7 @@ extension CacheRules {
         }
     }
 
+    /// Whether `part` is a stored part `request` selects and the cache may reuse.
     private func isCompletable(_ part: StoredResponse, for request: HTTPRequest) -> Bool {
         part.response.status.code == 206
             && !forbidsStoring(status: 206, directives: CacheControl(part.response.headerFields))
