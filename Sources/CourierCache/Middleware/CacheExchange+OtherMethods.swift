@@ -24,7 +24,7 @@ extension CacheExchange {
     /// request would have selected (RFC 9111 §4.3.5); best effort, like every cache write.
     private func updateAfterHead(_ response: HTTPResponse, requestTime: Date) async {
         guard let variants = try? await storage.variants(for: key) else { return }
-        for variant in variants where rules.varyMatches(variant.varySelection, request: request) {
+        for variant in variants where rules.varyMatches(variant.storedResponse, request: request) {
             switch rules.outcome(ofHead: response, for: variant.storedResponse, storedBodySize: variant.bodySize) {
             case .keep:
                 continue

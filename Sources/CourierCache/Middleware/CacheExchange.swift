@@ -64,7 +64,8 @@ struct CacheExchange: Sendable {
 
     /// `CachePolicy.followHTTP`: RFC 9111 freshness, validation and `stale-if-error`.
     func followHTTP(_ network: Network) async throws -> (HTTPResponse, HTTPBody?) {
-        let hit = try await lookup()
+        let unselected = Locked<[CachedMetadata]>([])
+        let hit = try await lookup(unselected: unselected)
         let decision = rules.evaluate(request: request, stored: hit?.metadata.storedResponse, now: cache.clock)
         switch decision {
         case .fresh, .staleAcceptable:
@@ -77,6 +78,9 @@ struct CacheExchange: Sendable {
             return gatewayTimeout()
         case .unusable:
             storage.counters.add(misses: 1)
+            let candidates = hit.map { [$0.metadata] } ?? unselected.current
+            if let served = try await completingPart(among: candidates, network) { return served }
+            if hit == nil, let served = try await validatingUnselected(candidates, network) { return served }
             return try await followHTTPNetwork(network, request: request, hit: nil)
         case .staleWhileRevalidate(_, _, let conditional):
             // The caller gets the stored response now; the client runs the call again for the
@@ -135,7 +139,10 @@ struct CacheExchange: Sendable {
         return .cache
     }
 
-    private func followHTTPNetwork(_ network: Network, request outgoing: HTTPRequest, hit: Hit?) async throws -> (HTTPResponse, HTTPBody?) {
+    /// Sends `outgoing`; `unselected` are the stored variants whose tags it lists (a `304` then names one of them).
+    func followHTTPNetwork(
+        _ network: Network, request outgoing: HTTPRequest, hit: Hit?, unselected: [CachedMetadata] = []
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         let requestTime = cache.clock
         let response: HTTPResponse
         let body: HTTPBody?
@@ -148,6 +155,9 @@ struct CacheExchange: Sendable {
         if let hit, response.status == .notModified {
             return try await revalidated(hit, by: response, requestTime: requestTime, network: network)
         }
+        if hit == nil, !unselected.isEmpty, response.status == .notModified {
+            return try await revalidated(unselected: unselected, by: response, requestTime: requestTime, network: network)
+        }
         if let hit, response.status.kind == .serverError, canServeStaleOnError(hit), let served = try await serve(hit, as: .stale) {
             return served
         }
@@ -155,7 +165,7 @@ struct CacheExchange: Sendable {
     }
 
     /// A 304: refresh the stored headers and serve the stored body (or the range of it the request asks for).
-    private func revalidated(_ hit: Hit, by notModified: HTTPResponse, requestTime: Date, network: Network) async throws -> (HTTPResponse, HTTPBody?) {
+    func revalidated(_ hit: Hit, by notModified: HTTPResponse, requestTime: Date, network: Network) async throws -> (HTTPResponse, HTTPBody?) {
         let merged = hit.metadata.status == 206
             ? rules.mergeKeepingHeldRange(stored: hit.metadata.headers, notModified: notModified.headerFields)
             : rules.merge(stored: hit.metadata.headers, notModified: notModified.headerFields)
@@ -190,11 +200,15 @@ struct CacheExchange: Sendable {
 
     // MARK: steps
 
-    /// The stored variant matching this request's `Vary` fields (with its body when small), or nil.
-    /// A broken store is a miss.
-    private func lookup() async throws -> Hit? {
+    /// The stored variant matching this request's `Vary` fields (with its body when small), or nil;
+    /// when none matches, the stored variants go to `unselected` (to validate or complete). A broken store is a miss.
+    func lookup(unselected: Locked<[CachedMetadata]>? = nil) async throws -> Hit? {
         let (rules, request) = (self.rules, self.request)
-        guard let found = try? await storage.lookup(key, select: { rules.selectVariant(for: request, among: $0) }) else { return nil }
+        guard let found = try? await storage.lookup(key, select: { variants in
+            let chosen = rules.selectVariant(for: request, among: variants)
+            if chosen == nil { unselected?.withLock { $0 = variants } }
+            return chosen
+        }) else { return nil }
         return Hit(metadata: found.metadata, body: found.body)
     }
 
@@ -223,7 +237,7 @@ struct CacheExchange: Sendable {
     }
 
     /// Stores a response the rules (or, for explicit app policies, a 2xx without `no-store`) allow.
-    private func storeIfAllowed(_ response: HTTPResponse, _ body: HTTPBody?, requestTime: Date, explicitPolicy: Bool) async throws -> (HTTPResponse, HTTPBody?) {
+    func storeIfAllowed(_ response: HTTPResponse, _ body: HTTPBody?, requestTime: Date, explicitPolicy: Bool) async throws -> (HTTPResponse, HTTPBody?) {
         let storable: Bool
         if explicitPolicy {
             storable = response.status.kind == .successful && response.status != .partialContent

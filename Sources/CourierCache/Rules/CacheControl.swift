@@ -9,10 +9,10 @@ import HTTPTypes
 ///   spaces around `=` as in `max-age = 60` — is ignored, as if the directive were absent.
 /// - A directive that restricts caching (`no-store`, `no-cache`, `private`, …) counts even when its
 ///   value is malformed; a malformed field list then counts as no list (the whole response).
-/// - When a directive appears more than once with different values, the most restrictive wins:
-///   the smallest `max-age`, `s-maxage`, `max-stale`, `stale-if-error` and
-///   `stale-while-revalidate`, the largest `min-fresh`. That is never less restrictive than the
-///   first occurrence, which RFC 9111 allows caches to use.
+/// - Of several `max-age` (or `s-maxage`) directives the first valid one counts, one of the two
+///   answers RFC 9111 §4.2.1 allows (the other: treat the response as stale). Of other repeated
+///   directives the most restrictive value wins: the smallest `max-stale`, `stale-if-error` and
+///   `stale-while-revalidate`, the largest `min-fresh`.
 ///
 /// Unknown directives are ignored. Durations are in seconds.
 package struct CacheControl: Sendable, Hashable {
@@ -82,8 +82,9 @@ package struct CacheControl: Sendable, Hashable {
     private mutating func apply(_ directive: (name: String, value: String?), malformed: Bool) {
         let seconds = malformed ? nil : FieldList.deltaSeconds(directive.value)
         switch directive.name {
-        case "max-age": if let seconds { maxAge = Self.smallest(maxAge, seconds) }
-        case "s-maxage": if let seconds { sharedMaxAge = Self.smallest(sharedMaxAge, seconds) }
+        // RFC 9111 §4.2.1 allows the first or "stale": the first keeps a usable response cached, as `Age` reads its first member.
+        case "max-age": if let seconds, maxAge == nil { maxAge = seconds }
+        case "s-maxage": if let seconds, sharedMaxAge == nil { sharedMaxAge = seconds }
         case "no-store": noStore = true
         case "no-cache":
             if let names = Self.fieldNames(directive.value, malformed: malformed) {

@@ -74,7 +74,7 @@ extension CacheRules {
               let names = VarySelection.varyNames(of: stored.response.headerFields),
               names == stored.varySelection.names
         else { return false }
-        return stored.varySelection.matches(request, secrets: secrets)
+        return stored.varySelection.matches(request, secrets: secrets, stored: stored.response)
     }
 
     private func evaluate(

@@ -33,8 +33,7 @@ extension CacheRules {
     /// `apparent_age = max(0, response_time − Date)`, `corrected_age = Age + (response_time −
     /// request_time)`, `initial = max(apparent, corrected)`, `current = initial + (now − response_time)`.
     /// `Age` is read from its first member only (several lines or a list, RFC 9111 §5.1); when that
-    /// is not delta-seconds (`old`, `-5`, `1.5`), the age is unknown and taken as 2^31 seconds, so the
-    /// response is never fresh (a choice: an age the cache can't read must not make it look younger).
+    /// is not delta-seconds (`old`, `-5`, `1.5`), it is ignored as if absent, as §5.1 asks.
     package func currentAge(of stored: StoredResponse, now: Date) -> TimeInterval {
         let fields = stored.response.headerFields
         let date = Self.date(of: .date, in: fields) ?? stored.responseTime
@@ -66,10 +65,11 @@ extension CacheRules {
         return response
     }
 
-    /// The `Age` value in seconds: 0 when absent or empty, the cap (2^31) when its first member is invalid.
+    /// The `Age` value in seconds: its first member; 0 when absent, empty or invalid (RFC 9111 §5.1).
     static func ageValue(of fields: HTTPFields) -> Int {
         guard let first = FieldList.elements(fields[values: .age]).first else { return 0 }
-        return FieldList.deltaSeconds(String(first)) ?? FieldList.deltaSecondsCap
+        // An invalid Age says nothing about the response's age, so it counts as no Age at all.
+        return FieldList.deltaSeconds(String(first)) ?? 0
     }
 
     /// The first line of a date field, parsed; `nil` when absent or invalid.

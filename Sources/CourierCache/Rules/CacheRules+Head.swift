@@ -9,6 +9,8 @@ extension CacheRules {
     /// (``merge(stored:notModified:)``). Otherwise the stored response is removed: RFC 9111 asks
     /// for it to be considered stale, and removing it is the stricter form. A `HEAD` without any
     /// validator cannot confirm a stored response that has one, so that response is removed too.
+    /// A stored part (`206`) is compared as the `200` it is part of (the complete length its
+    /// `Content-Range` states) and keeps its `Content-Range` when updated.
     /// - Parameters:
     ///   - head: The response to `HEAD`.
     ///   - stored: A stored `GET` response whose vary selection matches the `HEAD` request.
@@ -17,14 +19,16 @@ extension CacheRules {
         guard head.status.code == 200 || head.status.code == 410 else { return .keep }
         let headFields = head.headerFields
         let storedFields = stored.response.headerFields
-        guard head.status.code == stored.response.status.code else { return .invalidate }
+        // A HEAD describes the whole representation, which a stored part holds some bytes of.
+        let part = stored.response.status.code == 206 ? Self.heldRange(of: storedFields) : nil
+        guard head.status.code == (part == nil ? stored.response.status.code : 200) else { return .invalidate }
         let validators: [HTTPField.Name] = [.eTag, .lastModified]
         let received = validators.filter { headFields[$0] != nil }
         if received.isEmpty, validators.contains(where: { storedFields[$0] != nil }) { return .invalidate }
         for name in received where headFields[name] != storedFields[name] { return .invalidate }
-        if let length = headFields[.contentLength], Int(length) != Int(storedFields[.contentLength] ?? String(storedBodySize)) {
-            return .invalidate
-        }
+        let storedLength = part?.completeLength ?? Int64(storedFields[.contentLength] ?? String(storedBodySize))
+        if let length = headFields[.contentLength], Int64(length) != storedLength { return .invalidate }
+        if part != nil { return .update(mergeKeepingHeldRange(stored: storedFields, notModified: headFields)) }
         return .update(merge(stored: storedFields, notModified: headFields))
     }
 }

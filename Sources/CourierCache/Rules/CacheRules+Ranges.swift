@@ -82,13 +82,10 @@ extension CacheRules {
         return HeldRange(contentRange: values[0])
     }
 
-    /// The strong `ETag` of a response: one field line, not weak (`W/`); `nil` otherwise.
+    /// The strong `ETag` of a response: one well-formed entity tag, not weak (`W/`); `nil` otherwise.
     static func strongETag(of fields: HTTPFields) -> String? {
-        let values = fields[values: .eTag]
-        guard values.count == 1, values[0].hasPrefix("\""), values[0].count >= 2, values[0].hasSuffix("\"") else {
-            return nil
-        }
-        return values[0]
+        guard let tag = entityTag(of: fields), !tag.hasPrefix("W/") else { return nil }
+        return tag
     }
 
     /// Whether a request's `If-Range` (if any) lets its `Range` apply to the stored response: only an

@@ -54,4 +54,10 @@ extension CacheRules {
     package func varyMatches(_ selection: VarySelection, request: HTTPRequest) -> Bool {
         selection.matches(request, secrets: secrets)
     }
+
+    /// Whether `request` could select `stored` by its `Vary` fields: ``varyMatches(_:request:)``,
+    /// or an `Accept-Language` answered by the stored `Content-Language` (see ``VarySelection``).
+    package func varyMatches(_ stored: StoredResponse, request: HTTPRequest) -> Bool {
+        stored.varySelection.matches(request, secrets: secrets, stored: stored.response)
+    }
 }

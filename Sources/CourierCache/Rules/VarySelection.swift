@@ -2,11 +2,12 @@ import HTTPTypes
 
 /// The request header values a stored response was selected by (its `Vary` header, RFC 9111 §4.1).
 ///
-/// Names are lowercased; values are normalised (trimmed, inner whitespace collapsed, list
-/// elements joined with `", "`; several field lines are combined; `Accept-Language` ranges are
-/// also lowercased and sorted, since neither their case nor their order changes their meaning). A name in ``names`` without
-/// an entry in ``values`` means the original request did not carry that field, and it then only
-/// matches requests that lack it too.
+/// Names are lowercased; values are normalised (trimmed, inner whitespace collapsed and dropped
+/// around the `;` of parameters, quoted strings kept as they are, list elements joined with `", "`;
+/// several field lines are combined; `Accept-Language` ranges are also lowercased and sorted, since
+/// neither their case nor their order changes their meaning). A name in ``names`` without an entry
+/// in ``values`` means the original request did not carry that field, and it then only matches
+/// requests that lack it too.
 package struct VarySelection: Sendable, Hashable, Codable {
     /// The lowercased, sorted, de-duplicated field names listed by `Vary`.
     package let names: [String]
@@ -45,10 +46,18 @@ package struct VarySelection: Sendable, Hashable, Codable {
     }
 
     /// Whether `request` carries the same (normalised) values as the request this selection captured.
-    package func matches(_ request: HTTPRequest, secrets: SecretValues? = nil) -> Bool {
+    ///
+    /// With the `stored` response the selection belongs to, `Accept-Language` also matches by
+    /// meaning: a response whose one `Content-Language` is the language `request` prefers most
+    /// (by q-value) answers it whatever the captured text (RFC 9111 §4.1 allows normalising by the
+    /// field's semantics).
+    package func matches(_ request: HTTPRequest, secrets: SecretValues? = nil, stored: HTTPResponse? = nil) -> Bool {
         for name in names {
             guard let fieldName = HTTPField.Name(name) else { return false }
-            if Self.normalizedValue(of: fieldName, in: request.headerFields, secrets: secrets) != values[name] { return false }
+            if Self.normalizedValue(of: fieldName, in: request.headerFields, secrets: secrets) == values[name] { continue }
+            guard fieldName == .acceptLanguage, let stored, let language = LanguagePreference.language(of: stored.headerFields),
+                  LanguagePreference.preferredRange(in: request.headerFields[values: .acceptLanguage]) == language
+            else { return false }
         }
         return true
     }
@@ -79,7 +88,7 @@ package struct VarySelection: Sendable, Hashable, Codable {
     private static func normalizedValue(of name: HTTPField.Name, in fields: HTTPFields) -> String? {
         let lines = fields[values: name]
         guard !lines.isEmpty else { return nil }
-        var elements = FieldList.elements(lines).map(collapseWhitespace)
+        var elements = FieldList.elements(lines).map(normalizeWhitespace)
         if name == .acceptLanguage {
             // Language ranges are case-insensitive and ranked by their q-values, not their order,
             // so `en-US, fr` and `FR, en-us` ask for the same thing.
@@ -88,16 +97,30 @@ package struct VarySelection: Sendable, Hashable, Codable {
         return elements.joined(separator: ", ")
     }
 
-    private static func collapseWhitespace(_ text: Substring) -> String {
+    /// Collapses runs of whitespace to one space and drops it next to `;`, where parameters allow
+    /// optional whitespace (RFC 9110 §5.6.6); inside a quoted string every character counts.
+    private static func normalizeWhitespace(_ text: Substring) -> String {
         var result = ""
         var pendingSpace = false
+        var inQuotes = false
+        var escaped = false
         for character in text {
-            if character == " " || character == "\t" {
+            if inQuotes {
+                result.append(character)
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inQuotes = false
+                }
+            } else if character == " " || character == "\t" {
                 pendingSpace = !result.isEmpty
             } else {
-                if pendingSpace { result.append(" ") }
+                if pendingSpace, character != ";", result.last != ";" { result.append(" ") }
                 pendingSpace = false
                 result.append(character)
+                inQuotes = character == "\""
             }
         }
         return result

@@ -31,11 +31,23 @@ import Testing
     }
 
     @Test(arguments: [
-        ("MAX-AGE=60", 60), ("max-age=\"60\"", 60), ("max-age=60, max-age=10", 10), ("max-age=10, max-age=60", 10),
-        ("max-age=99999999999999999999999", 2_147_483_648), ("max-age=abc, max-age=60", 60),
+        ("MAX-AGE=60", 60), ("max-age=\"60\"", 60), ("max-age=99999999999999999999999", 2_147_483_648),
+        ("max-age=abc, max-age=60", 60), ("max-age=1.5, max-age=60", 60),
     ])
-    func maxAgeTakesTheSmallestValidValue(value: String, expected: Int) {
+    func maxAgeTakesTheFirstValidValue(value: String, expected: Int) {
         #expect(CacheControl(values: [value]).maxAge == expected)
+    }
+
+    @Test(arguments: [
+        (["max-age=10, max-age=3600"], 10), (["max-age=3600, max-age=10"], 3600),
+        (["max-age=3600", "max-age=10"], 3600), (["no-cache, max-age=10", "max-age=0"], 10),
+    ])
+    func ofConflictingMaxAgesTheFirstCounts(lines: [String], expected: Int) {
+        #expect(CacheControl(values: lines).maxAge == expected)
+    }
+
+    @Test func ofConflictingSharedMaxAgesTheFirstCounts() {
+        #expect(CacheControl(values: ["s-maxage=3600, s-maxage=10"]).sharedMaxAge == 3600)
     }
 
     @Test(arguments: [

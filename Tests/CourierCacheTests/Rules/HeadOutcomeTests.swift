@@ -38,4 +38,22 @@ import Testing
         #expect(outcome([("Content-Length", "7")], of: plain) != .invalidate)
         #expect(outcome([("Content-Length", "9")], of: plain) == .invalidate)
     }
+
+    /// A stored part stands for the complete `200`: a `HEAD` of the same representation refreshes it.
+    @Test func aHeadOfTheSameRepresentationUpdatesAStoredPart() throws {
+        let part = RuleFixtures.stored(
+            [("Cache-Control", "max-age=10"), ("ETag", "\"v1\""), ("Content-Range", "bytes 0-9/100"), ("Content-Length", "10")], status: 206)
+        let head = RuleFixtures.response([("Cache-Control", "max-age=600"), ("ETag", "\"v1\""), ("Content-Length", "100")])
+        guard case .update(let fields) = rules.outcome(ofHead: head, for: part, storedBodySize: 10)
+        else { Issue.record("expected an update"); return }
+        #expect(fields[.cacheControl] == "max-age=600")
+        #expect(fields[.contentRange] == "bytes 0-9/100")
+        #expect(fields[.contentLength] == "10")
+    }
+
+    @Test(arguments: [[("ETag", "\"v2\""), ("Content-Length", "100")], [("ETag", "\"v1\""), ("Content-Length", "10")]])
+    func aHeadOfAnotherRepresentationInvalidatesAStoredPart(headers: [(String, String)]) {
+        let part = RuleFixtures.stored([("ETag", "\"v1\""), ("Content-Range", "bytes 0-9/100"), ("Content-Length", "10")], status: 206)
+        #expect(rules.outcome(ofHead: RuleFixtures.response(headers), for: part, storedBodySize: 10) == .invalidate)
+    }
 }

@@ -50,6 +50,42 @@ import Testing
         #expect(rules.varyMatches(selection, request: RuleFixtures.request([("Accept-Language", other)])) == expected)
     }
 
+    /// A response in the language the request prefers most answers it, whatever the stored request's text.
+    @Test(arguments: [
+        ("en", true), ("EN", true), ("fr;q=0.9, en", true), ("de;q=0.1, en;q=0.5", true), ("*, en;q=0.5", true),
+        ("en;q=0.5, fr", false), ("fr, en", false), ("en;q=0", false), ("en-US", false), ("en;q=abc", false),
+        ("fr", false),
+    ])
+    func acceptLanguageMatchesThePreferredContentLanguage(other: String, expected: Bool) {
+        let request = RuleFixtures.request([("Accept-Language", "de")])
+        let stored = RuleFixtures.stored([("Vary", "Accept-Language"), ("Content-Language", "en")], request: request)
+        #expect(rules.varyMatches(stored, request: RuleFixtures.request([("Accept-Language", other)])) == expected)
+        #expect(rules.selectVariant(for: RuleFixtures.request([("Accept-Language", other)]), among: [stored]) == (expected ? 0 : nil))
+    }
+
+    @Test(arguments: ["en, fr", ""])
+    func aContentLanguageOtherThanOneTagMatchesByTextOnly(contentLanguage: String) {
+        let request = RuleFixtures.request([("Accept-Language", "de")])
+        let stored = RuleFixtures.stored([("Vary", "Accept-Language"), ("Content-Language", contentLanguage)], request: request)
+        #expect(!rules.varyMatches(stored, request: RuleFixtures.request([("Accept-Language", "en")])))
+        #expect(rules.varyMatches(stored, request: request))
+    }
+
+    @Test(arguments: [
+        ("text/html;q=0.9 ,application/json", true), ("text/html ;  q=0.9, application/json", true),
+        ("text/html; q=0.9", false), ("text/html; q = 0.9, application/json", false),
+    ])
+    func whitespaceAroundParametersIsInsignificant(other: String, expected: Bool) throws {
+        let selection = try selection(vary: ["Accept"], request: [("Accept", "text/html; q=0.9,  application/json")])
+        #expect(rules.varyMatches(selection, request: RuleFixtures.request([("Accept", other)])) == expected)
+    }
+
+    @Test func whitespaceInsideQuotedStringsCounts() throws {
+        let selection = try selection(vary: ["X-Profile"], request: [("X-Profile", "a; name=\"x  y\"")])
+        #expect(rules.varyMatches(selection, request: RuleFixtures.request([("X-Profile", "a;name=\"x  y\"")])))
+        #expect(!rules.varyMatches(selection, request: RuleFixtures.request([("X-Profile", "a; name=\"x y\"")])))
+    }
+
     @Test func missingMatchesMissingOnly() throws {
         let selection = try selection(vary: ["Accept-Language"], request: [])
         #expect(selection.values.isEmpty)
