@@ -74,7 +74,7 @@ import Testing
     @Test func aFileThatGrowsWhileItIsCopiedIsNotStored() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 100 << 20)
-            let file = try write(StoreFixtures.randomBody(16 << 20), in: directory)
+            let file = try write(Data(repeating: 7, count: 16 << 20), in: directory)
             let handle = try FileHandle(forWritingTo: file)
             let appending = Locked(true)
             let appender = Thread {
