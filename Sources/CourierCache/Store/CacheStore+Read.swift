@@ -7,11 +7,10 @@ extension CacheStore {
     /// Every stored variant of `key` with its body when small, in one statement; rows that fail
     /// to decode (a damaged or foreign file) and rows without a body are skipped, never trapped on.
     ///
-    /// The read goes through one of the pool's readers, which in WAL mode never waits for a
-    /// writer, and never on the caller's thread: a thread of Swift's pool blocked waiting for a
-    /// reader can deadlock with the reads that hold them (it did under 64 concurrent tasks).
+    /// The read goes through one of the pool's readers, which in WAL mode never waits for a writer
+    /// (see ``read(_:_:)``).
     package func variants(of key: CacheKey, inlineBodyLimit: Int) async throws -> [StoredVariant] {
-        try await read("lookup") { db in
+        try read("lookup") { db in
             let rows = try Row.fetchCursor(
                 db.cachedStatement(sql: Self.lookupSQL), arguments: [inlineBodyLimit, key.partition, key.url, key.method])
             var variants: [StoredVariant] = []
@@ -50,7 +49,7 @@ extension CacheStore {
     }
 
     package func body(of entry: CachedMetadata) async throws -> Data? {
-        try await read("body") { db in
+        try read("body") { db in
             // Matched on the key too, not the id alone: after a damaged file is replaced, ids start
             // over, and an id read before must not reach another URL's or another user's body.
             try Data.fetchOne(
@@ -79,7 +78,7 @@ extension CacheStore {
 
     package func totals() async throws -> (entries: Int, bytes: Int) {
         // Kept by triggers (see ``migrator``): summing every row would cost a scan.
-        try await read("statistics") { db in
+        try read("statistics") { db in
             let row = try Row.fetchOne(db, sql: "SELECT entries, bytes FROM totals")
             return (row?[0] ?? 0, row?[1] ?? 0)
         }

@@ -15,9 +15,9 @@ extension CacheStore {
         let outcome: StoreOutcome
         switch body {
         case .bytes(let bytes):
-            outcome = try await write("store") { db in
+            outcome = try writeNow("store") { db in
                 try Self.replace(with: response, bodySize: bytes.count, limit: limit, db) { id in
-                    try db.execute(sql: "INSERT INTO body (entryId, data) VALUES (?, ?)", arguments: [id, bytes])
+                    try db.cachedStatement(sql: "INSERT INTO body (entryId, data) VALUES (?, ?)").execute(arguments: [id, bytes])
                 }
             }
         case .file(let url):
@@ -43,18 +43,19 @@ extension CacheStore {
     ) throws -> StoreOutcome {
         let key = response.key
         let varyKey = response.varySelection.canonicalKey
-        try db.execute(
-            sql: "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ? AND varyKey = ?",
-            arguments: [key.partition, key.url, key.method, varyKey])
+        // Cached statements: prepared once per connection, as every write runs these.
+        try db.cachedStatement(sql: "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ? AND varyKey = ?")
+            .execute(arguments: [key.partition, key.url, key.method, varyKey])
         let metaSize = CacheStorageSize.metadata(of: response)
         guard bodySize + metaSize <= limit else { return StoreOutcome() }
         let now = Date().timeIntervalSince1970
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO entry (method, url, partitionKey, varyKey, vary, status, headers, requestTime, responseTime,
                     bodySize, metaSize, storedAt, lastAccess, accessOrder)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(accessOrder), 0) + 1 FROM entry))
-                """,
+                """
+        ).execute(
             arguments: [
                 key.method, key.url, key.partition, varyKey, VaryCoding.encode(response.varySelection), response.status,
                 HeaderCoding.encode(response.headers), response.requestTime.timeIntervalSince1970,
@@ -70,7 +71,7 @@ extension CacheStore {
     /// Deletes least-recently-used variants (never `keeping`) until the total fits `limit`.
     private static func evict(_ db: Database, limit: Int, keeping: Int64) throws -> StoreOutcome {
         // Kept by triggers (see ``migrator``): summing every row would cost a scan per write.
-        var total = try Int.fetchOne(db, sql: "SELECT bytes FROM totals") ?? 0
+        var total = try Int.fetchOne(db.cachedStatement(sql: "SELECT bytes FROM totals")) ?? 0
         guard total > limit else { return StoreOutcome() }
         let before = total
         var victims: [Int64] = []
@@ -95,7 +96,7 @@ extension CacheStore {
             HeaderCoding.encode(headers), requestTime.timeIntervalSince1970, responseTime.timeIntervalSince1970, metaSize,
             Date().timeIntervalSince1970, entry.id, entry.key.partition, entry.key.url, entry.key.method,
         ]
-        return try await write("updateHeaders") { db in
+        return try writeNow("updateHeaders") { db in
             try db.execute(
                 sql: """
                     UPDATE entry SET headers = ?, requestTime = ?, responseTime = ?, metaSize = ?, lastAccess = ?,
@@ -113,7 +114,7 @@ extension CacheStore {
     package func recordUse(of entry: CachedMetadata) async {
         guard Date().timeIntervalSince(entry.lastAccess) >= Self.useGranularity else { return }
         let arguments: StatementArguments = [Date().timeIntervalSince1970, entry.id]
-        _ = try? await write("recordUse") { db in
+        _ = try? writeNow("recordUse") { db in
             try db.execute(
                 sql: "UPDATE entry SET lastAccess = ?, accessOrder = (SELECT COALESCE(MAX(accessOrder), 0) + 1 FROM entry) WHERE id = ?",
                 arguments: arguments)
@@ -125,7 +126,7 @@ extension CacheStore {
 
     package func remove(_ entry: CachedMetadata) async throws -> Bool {
         // Matched on the key too: after a damaged file is replaced, ids start over.
-        try await delete(
+        try delete(
             "DELETE FROM entry WHERE id = ? AND partitionKey = ? AND url = ? AND method = ?",
             [entry.id, entry.key.partition, entry.key.url, entry.key.method]) > 0
     }
@@ -136,22 +137,22 @@ extension CacheStore {
     package func removeAll(_ scope: CacheScope) async throws -> Int {
         switch scope {
         case .url(let url, let partition?):
-            return try await delete("DELETE FROM entry WHERE partitionKey = ? AND url = ?", [partition, url])
+            return try delete("DELETE FROM entry WHERE partitionKey = ? AND url = ?", [partition, url])
         case .url(let url, nil):
-            return try await delete("DELETE FROM entry WHERE url = ?", [url])
+            return try delete("DELETE FROM entry WHERE url = ?", [url])
         case .partition(let partition):
-            let removed = try await delete("DELETE FROM entry WHERE partitionKey = ?", [partition])
+            let removed = try delete("DELETE FROM entry WHERE partitionKey = ?", [partition])
             try? await emptyLog()
             return removed
         case .everything:
-            let removed = try await delete("DELETE FROM entry", [])
+            let removed = try delete("DELETE FROM entry", [])
             try? await emptyLog()
             return removed
         }
     }
 
-    private func delete(_ sql: String, _ arguments: StatementArguments) async throws -> Int {
-        try await write("remove") { db in
+    private func delete(_ sql: String, _ arguments: StatementArguments) throws -> Int {
+        try writeNow("remove") { db in
             try db.execute(sql: sql, arguments: arguments)
             return db.changesCount
         }
