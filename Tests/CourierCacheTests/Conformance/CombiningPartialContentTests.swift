@@ -43,17 +43,7 @@ import Testing
         let fixture = try await CacheFixture.make()
         defer { Task { await fixture.tearDown() } }
         let edited: [UInt8] = Self.video.reversed()
-        let calls = Locked(0)
-        fixture.server.route("GET", "/video") { request in
-            let call = calls.withLock { value -> Int in
-                value += 1
-                return value
-            }
-            let headers = [MockHeader("Cache-Control", "max-age=600")]
-            return call == 1
-                ? .ranged(Self.video, for: request, etag: "\"v1\"", headers: headers)
-                : .ranged(edited, for: request, etag: "\"v2\"", headers: headers)
-        }
+        PartialContentTests.routeVideo(on: fixture.server, changingTo: edited)
         _ = try await fixture.client.send(VideoBytes(range: "bytes=0-49"), cachePolicy: .followHTTP)
 
         let later = try fixture.after(life)

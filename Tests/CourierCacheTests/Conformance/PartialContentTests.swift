@@ -12,6 +12,22 @@ import Testing
 @Suite struct PartialContentTests {
     static let video: [UInt8] = Array(UInt8(0)..<UInt8(100))
 
+    /// Serves `/video` (ranges included, fresh ten minutes) as ``video`` with ETag `"v1"` once,
+    /// then as `edited` with `"v2"`: a representation that changes after the first call.
+    static func routeVideo(on server: MockServer, changingTo edited: [UInt8]) {
+        let calls = Locked(0)
+        server.route("GET", "/video") { request in
+            let call = calls.withLock { value -> Int in
+                value += 1
+                return value
+            }
+            let headers = [MockHeader("Cache-Control", "max-age=600")]
+            return call == 1
+                ? .ranged(video, for: request, etag: "\"v1\"", headers: headers)
+                : .ranged(edited, for: request, etag: "\"v2\"", headers: headers)
+        }
+    }
+
     /// Serves ``video`` with `ETag: "v1"`, ranges honoured, fresh for 10 minutes.
     static func rangedRoute(_ server: MockServer) {
         server.route("GET", "/video") { request in
