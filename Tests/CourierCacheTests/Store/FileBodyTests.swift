@@ -77,10 +77,12 @@ import Testing
             let file = try write(Data(repeating: 7, count: 16 << 20), in: directory)
             let handle = try FileHandle(forWritingTo: file)
             let appending = Locked(true)
+            // A write every half millisecond: many during the copy, without taking a core from the other tests.
             let appender = Thread {
                 while appending.current {
                     _ = try? handle.seekToEnd()
                     try? handle.write(contentsOf: Data("more".utf8))
+                    Thread.sleep(forTimeInterval: 0.0005)
                 }
             }
             appender.start()
