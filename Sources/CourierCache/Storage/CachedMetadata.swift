@@ -41,13 +41,6 @@ package struct CachedMetadata: Sendable, Hashable {
         self.lastAccess = lastAccess
     }
 
-    /// The same variant under row id `id` (the store assigns ids as it writes).
-    func identified(as id: Int64) -> CachedMetadata {
-        CachedMetadata(
-            id: id, key: key, varySelection: varySelection, status: status, headers: headers, requestTime: requestTime,
-            responseTime: responseTime, bodySize: bodySize, storedAt: storedAt, lastAccess: lastAccess)
-    }
-
     /// The same variant, last used at `date`.
     func used(at date: Date) -> CachedMetadata {
         CachedMetadata(

@@ -58,9 +58,6 @@ public final class CacheStore: CacheStorage {
         self.database = Locked(writer.flatMap { try? OpenDatabase(writer: $0) })
     }
 
-    /// The default logger: silent.
-    static let silentLogger = Logger(label: "courier.cache", factory: { _ in SwiftLogNoOpLogHandler() })
-
     /// The store at `fileURL`, or — when that file can't be opened — one in memory for this run, or
     /// as a last resort a store that keeps nothing; either fallback logs an error. A client built
     /// on it always works; it only caches less.
