@@ -112,13 +112,14 @@ import Testing
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
         server.route("GET", "/big", respond: .json("[" + String(repeating: "1,", count: 100_000) + "1]", headers: [MockHeader("Cache-Control", "max-age=600")]))
-        let client = Client(baseURL: server.baseURL, transport: kind.make(), middlewares: [HTTPCache(store: store)]) {
+        let cache = HTTPCache(store: store)
+        let client = Client(baseURL: server.baseURL, transport: kind.make(), middlewares: [cache]) {
             $0.maximumBodySize = 64 * 1024
             $0.cachePolicy = .followHTTP
         }
         let error = await #expect(throws: CourierError.self) { try await client.send(Call<[Int]>(path: "/big")) }
         #expect(error?.kind == .bodyTooLarge)
-        #expect(try await store.statistics().entryCount == 0)
+        #expect(try await cache.statistics().entryCount == 0)
     }
 
     @Test(arguments: TransportKind.allCases)

@@ -23,6 +23,8 @@ struct Scenario: Sendable {
         } else {
             try await runConcurrently(count: range.count, width: width) { index in try await operation(subject, range.lowerBound + index) }
         }
+        // Inside the measurement: what the subject left running is its own cost, not the next subject's.
+        await subject.finishBackgroundWork?()
     }
 }
 

@@ -72,10 +72,12 @@ struct ThresholdsCommand: AsyncParsableCommand {
     /// The median over three blocks of `calls` of the allocations per call, after a warm-up.
     private func perCall(_ subject: Subject, _ operation: @escaping @Sendable (Subject, Int) async throws -> Void) async throws -> Double {
         for index in 0..<200 { try await operation(subject, index) }
+        await subject.finishBackgroundWork?()
         var blocks: [Double] = []
         for block in 0..<3 {
             let sample = try await measure(requests: calls) {
                 for index in 0..<calls { try await operation(subject, (block + 1) * calls + index) }
+                await subject.finishBackgroundWork?()
                     }
             blocks.append(sample.allocationsPerRequest)
         }

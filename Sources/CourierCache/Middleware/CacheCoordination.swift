@@ -1,8 +1,10 @@
 import Courier
 
-/// What copies of one ``HTTPCache`` share: the entries being revalidated in the background, and
-/// whether the misplaced-credentials error was logged.
+/// What copies of one ``HTTPCache`` share: the responses being written, the entries being
+/// revalidated in the background, and whether the misplaced-credentials error was logged.
 final class CacheCoordination: Sendable {
+    let writes = StoresInFlight()
+
     private struct State {
         var revalidating: Set<CacheKey> = []
         var warnedAboutCredentials = false

@@ -23,6 +23,7 @@ extension CacheExchange {
     /// Applies ``CacheRules/outcome(ofHead:for:storedBodySize:)`` to every stored variant the HEAD
     /// request would have selected (RFC 9111 §4.3.5); best effort, like every cache write.
     private func updateAfterHead(_ response: HTTPResponse, requestTime: Date) async {
+        await cache.coordination.writes.wait(for: key)
         guard let variants = try? await storage.variants(for: key) else { return }
         for variant in variants where rules.varyMatches(variant.storedResponse, request: request) {
             switch rules.outcome(ofHead: response, for: variant.storedResponse, storedBodySize: variant.bodySize) {

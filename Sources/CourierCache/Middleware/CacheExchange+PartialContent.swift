@@ -46,6 +46,7 @@ extension CacheExchange {
         var status = 206
         var fields = rules.fieldsToStore(response.headerFields)
         var stored = bytes
+        await cache.coordination.writes.wait(for: key)
         let existing = try? await storage.variants(for: key).first { $0.varySelection == selection }
         if let existing {
             let limit = min(bodyLimit, storage.maximumSize)

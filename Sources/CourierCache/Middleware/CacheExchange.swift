@@ -193,6 +193,8 @@ struct CacheExchange: Sendable {
             }, path: request.path, headerFields: request.headerFields)
             urls += rules.invalidationTargets(request: full, response: response).map(CacheKey.normalizedURL)
         }
+        // Removals follow the stores accepted before them, of whatever key.
+        await cache.coordination.writes.waitForAll()
         for url in Set(urls) {
             _ = try? await storage.removeAll(.url(url, partition: key.partition))
         }
@@ -204,6 +206,7 @@ struct CacheExchange: Sendable {
     /// when none matches, the stored variants go to `unselected` (to validate or complete). A broken store is a miss.
     func lookup(unselected: Locked<[CachedMetadata]>? = nil) async throws -> Hit? {
         let (rules, request) = (self.rules, self.request)
+        await cache.coordination.writes.wait(for: key)
         guard let found = try? await storage.lookup(key, select: { variants in
             let chosen = rules.selectVariant(for: request, among: variants)
             if chosen == nil { unselected?.withLock { $0 = variants } }
@@ -294,8 +297,15 @@ struct CacheExchange: Sendable {
             requestTime: requestTime, responseTime: cache.clock)
     }
 
-    /// Stores a response, best effort (the storage logs and counts its failures), and counts what it stored and evicted.
+    /// Stores a response, best effort (the storage logs and counts its failures), and counts what
+    /// it stored and evicted. Bytes are written after the caller has its answer (see
+    /// ``StoresInFlight``); a download's file before the download returns, since the app may move it.
     func store(_ response: StorableResponse, body: StorableBody) async {
+        guard case .bytes = body else { return await storeNow(response, body: body) }
+        cache.coordination.writes.start(key) { await self.storeNow(response, body: body) }
+    }
+
+    private func storeNow(_ response: StorableResponse, body: StorableBody) async {
         do {
             let outcome = try await storage.store(response, body: body)
             if outcome.stored != nil { telemetry.count(MetricName.cacheStored, []) }

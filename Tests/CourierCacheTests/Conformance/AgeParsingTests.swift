@@ -23,7 +23,7 @@ import Testing
         countingRoute(fixture.server, headers: [MockHeader("Cache-Control", "max-age=3600")] + ages.ages)
         _ = try await fixture.client.send(Feed(), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let second = try await later.client.response(for: Feed(), cachePolicy: .followHTTP)
         #expect(second.source == (ages.fresh ? .cache : .network))
         #expect(second.value["n"]?.int == (ages.fresh ? 1 : 2))

@@ -25,7 +25,7 @@ import Testing
         countingRoute(fixture.server, headers: [MockHeader("Cache-Control", value.cacheControl), MockHeader("Expires", value.expires)])
         _ = try await fixture.client.send(Feed(), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let second = try await later.client.response(for: Feed(), cachePolicy: .followHTTP)
         #expect(second.source == (value.fresh ? .cache : .network))
         #expect(second.value["n"]?.int == (value.fresh ? 1 : 2))

@@ -26,7 +26,7 @@ import Testing
         PartialContentTests.rangedRoute(fixture.server)
         _ = try await fixture.client.send(VideoBytes(range: value.first), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let second = try await later.client.response(for: VideoBytes(range: value.second), cachePolicy: .followHTTP)
         #expect(second.source == .network, "the stored part doesn't hold all of \(value.second)")
         let whole = try await later.client.response(for: VideoBytes(), cachePolicy: .followHTTP)
@@ -46,7 +46,7 @@ import Testing
         PartialContentTests.routeVideo(on: fixture.server, changingTo: edited)
         _ = try await fixture.client.send(VideoBytes(range: "bytes=0-49"), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         _ = try await later.client.send(VideoBytes(range: "bytes=50-99"), cachePolicy: .followHTTP)
         let held = try await later.client.response(for: VideoBytes(range: "bytes=60-69"), cachePolicy: .followHTTP)
         #expect(held.source == .cache)
@@ -75,7 +75,7 @@ import Testing
         }
         _ = try await fixture.client.send(VideoBytes(range: "bytes=0-9"), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         _ = try await later.client.send(VideoBytes(range: "bytes=10-19"), cachePolicy: .followHTTP)
         let combined = try await later.client.response(for: VideoBytes(range: "bytes=5-14"), cachePolicy: .followHTTP)
         #expect(combined.source == .cache)
@@ -104,7 +104,7 @@ import Testing
         _ = try await fixture.client.send(VideoBytes(range: "bytes=10-29"), cachePolicy: .followHTTP)
         fixture.clock.advance(by: 30)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let revalidated = try await later.client.response(for: VideoBytes(range: "bytes=10-19"), cachePolicy: .followHTTP)
         #expect(revalidated.source == .revalidated)
         #expect(fixture.server.lastRequest?.header("Range") == "bytes=10-19")
@@ -129,7 +129,7 @@ import Testing
         }
         _ = try await fixture.client.send(VideoBytes(range: "bytes=0-1999"), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         _ = try await later.client.send(VideoBytes(range: "bytes=1500-"), cachePolicy: .followHTTP)
         let newest = try await later.client.response(for: VideoBytes(range: "bytes=1500-1509"), cachePolicy: .followHTTP)
         #expect(newest.source == .cache, "the newer part is kept alone")

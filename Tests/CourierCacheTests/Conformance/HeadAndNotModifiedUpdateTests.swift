@@ -28,7 +28,7 @@ import Testing
         _ = try await fixture.client.send(Feed(), cachePolicy: .followHTTP)
         fixture.clock.advance(by: 30)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         _ = try await later.client.send(HeadFeed(), cachePolicy: .followHTTP)
         let cached = try await later.client.response(for: Feed(), cachePolicy: .followHTTP)
         #expect(cached.source == .cache, "the HEAD made the stored response fresh again")
@@ -51,7 +51,7 @@ import Testing
         fixture.server.route("HEAD", "/feed", respond: head)
         _ = try await fixture.client.send(Feed(), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         _ = try? await later.client.send(HeadFeed(), cachePolicy: .followHTTP)
         let second = try await later.client.response(for: Feed(), cachePolicy: .followHTTP)
         #expect(second.source == .network)
@@ -73,7 +73,7 @@ import Testing
         _ = try await fixture.client.send(Feed(), cachePolicy: .followHTTP)
         fixture.clock.advance(by: 30)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let revalidated = try await later.client.response(for: Feed(), cachePolicy: .followHTTP)
         #expect(revalidated.source == .revalidated)
         let cached = try await later.client.response(for: Feed(), cachePolicy: .followHTTP)

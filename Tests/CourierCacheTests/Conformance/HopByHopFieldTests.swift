@@ -18,7 +18,7 @@ import Testing
         let first = try await fixture.client.response(for: Feed(), cachePolicy: .followHTTP)
         #expect(first.headers[try #require(HTTPField.Name("X-Per-Hop"))] == "1", "the network answer is passed on whole")
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let cached = try await later.client.response(for: Feed(), cachePolicy: .followHTTP)
         #expect(cached.source == .cache)
         for name in ["Connection", "X-Per-Hop", "Keep-Alive", "Proxy-Authenticate"] {

@@ -16,7 +16,7 @@ import Testing
         ])
         _ = try await fixture.client.send(Feed(), cachePolicy: .followHTTP)
         fixture.clock.advance(by: 30)
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         #expect(try await later.client.response(for: Feed(), cachePolicy: .followHTTP).source == .cache, "fresh: no request")
         #expect(fixture.server.requestCount("/feed") == 1)
 

@@ -29,7 +29,7 @@ import Testing
         countingRoute(fixture.server, headers: expires)
         _ = try await fixture.client.send(Feed(), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let second = try await later.client.response(for: Feed(), cachePolicy: .followHTTP)
         #expect(second.source == .network)
         #expect(second.value["n"]?.int == 2)
@@ -42,7 +42,7 @@ import Testing
         countingRoute(fixture.server, headers: [MockHeader("Expires", expires)])
         _ = try await fixture.client.send(Feed(), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let second = try await later.client.response(for: Feed(), cachePolicy: .followHTTP)
         #expect(second.source == .cache)
         #expect(second.value["n"]?.int == 1)

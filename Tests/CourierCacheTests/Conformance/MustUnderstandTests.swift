@@ -26,7 +26,7 @@ import Testing
         }
         _ = try await fixture.client.send(Feed(), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let second = try await later.client.response(for: Feed(), cachePolicy: .followHTTP)
         #expect(second.source == (value.stored ? .cache : .network))
         #expect(second.value["n"]?.int == (value.stored ? 1 : 2))

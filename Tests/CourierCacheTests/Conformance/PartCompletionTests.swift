@@ -18,7 +18,7 @@ import Testing
         PartialContentTests.rangedRoute(fixture.server)
         _ = try await fixture.client.send(VideoBytes(range: "bytes=0-49"), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let whole = try await later.client.response(for: VideoBytes(), cachePolicy: .followHTTP)
         #expect(whole.status == .ok)
         #expect(whole.value == Data(Self.video))
@@ -37,7 +37,7 @@ import Testing
         PartialContentTests.routeVideo(on: fixture.server, changingTo: edited)
         _ = try await fixture.client.send(VideoBytes(range: "bytes=0-49"), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let part = try await later.client.response(for: VideoBytes(range: "bytes=40-59"), cachePolicy: .followHTTP)
         #expect(part.value == Data(edited), "If-Range failed: the whole new representation")
         let cached = try await later.client.response(for: VideoBytes(), cachePolicy: .followHTTP)

@@ -44,7 +44,7 @@ import Testing
         #expect(first.status == .partialContent)
         #expect(first.source == .network)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let cases: [(range: String, bytes: Range<Int>)] = [("bytes=-20", 80..<100), ("bytes=90-", 90..<100), ("bytes=-5", 95..<100), ("bytes=85-89", 85..<90)]
         for (range, bytes) in cases {
             let part = try await later.client.response(for: VideoBytes(range: range), cachePolicy: .followHTTP)
@@ -69,7 +69,7 @@ import Testing
         Self.rangedRoute(fixture.server)
         _ = try await fixture.client.send(VideoBytes(range: "bytes=0-49"), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let whole = try await later.client.response(for: VideoBytes(), cachePolicy: .followHTTP)
         #expect(whole.status == .ok)
         #expect(whole.source == .network)
@@ -87,7 +87,7 @@ import Testing
         Self.rangedRoute(fixture.server)
         _ = try await fixture.client.send(VideoBytes(range: "bytes=0-49"), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let held = try await later.client.response(for: VideoBytes(range: "bytes=10-19"), cachePolicy: .cacheOnly)
         #expect(held.value == Data(Self.video[10..<20]))
         let missing = await #expect(throws: CourierError.self) {
@@ -112,7 +112,7 @@ import Testing
         Self.rangedRoute(fixture.server)
         _ = try await fixture.client.send(VideoBytes(), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let part = try await later.client.response(for: VideoBytes(range: value.range), cachePolicy: .followHTTP)
         #expect(part.source == .cache)
         #expect(part.status == .partialContent)
@@ -130,7 +130,7 @@ import Testing
         Self.rangedRoute(fixture.server)
         _ = try await fixture.client.send(VideoBytes(), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let error = await #expect(throws: CourierError.self) {
             try await later.client.send(VideoBytes(range: range), cachePolicy: .followHTTP)
         }
@@ -146,7 +146,7 @@ import Testing
         Self.rangedRoute(fixture.server)
         _ = try await fixture.client.send(VideoBytes(), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         // The test server answers 200 or 416; what matters is that the server decided.
         _ = try? await later.client.send(VideoBytes(range: range), cachePolicy: .followHTTP)
         #expect(fixture.server.requestCount("/video") == 2)
@@ -160,7 +160,7 @@ import Testing
         Self.rangedRoute(fixture.server)
         _ = try await fixture.client.send(VideoBytes(), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let matching = try await later.client.response(for: VideoBytes(range: "bytes=0-9", ifRange: "\"v1\""), cachePolicy: .followHTTP)
         #expect(matching.status == .partialContent)
         #expect(matching.value == Data(Self.video[0..<10]))

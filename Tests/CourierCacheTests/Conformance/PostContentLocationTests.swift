@@ -32,7 +32,7 @@ import Testing
         let posted = try await fixture.client.response(for: PostFeed(), cachePolicy: .followHTTP)
         #expect(posted.value["n"]?.int == 0)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let fetched = try await later.client.response(for: Feed(), cachePolicy: .followHTTP)
         #expect(fetched.source == (post.answersGET ? .cache : .network))
         #expect(fetched.value["n"]?.int == (post.answersGET ? 0 : 1))

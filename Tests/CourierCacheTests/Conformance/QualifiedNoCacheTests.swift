@@ -22,7 +22,7 @@ import Testing
         let name = try #require(HTTPField.Name(directive.field))
         #expect(try await fixture.client.response(for: Feed(), cachePolicy: .followHTTP).headers[name] == "user-1")
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let cached = try await later.client.response(for: Feed(), cachePolicy: .followHTTP)
         #expect(cached.source == .cache, "a qualified directive does not force revalidation of the whole response")
         #expect(cached.value["n"]?.int == 1)

@@ -14,7 +14,7 @@ import Testing
         _ = try await fixture.client.send(Feed(), cachePolicy: .followHTTP)
         fixture.clock.advance(by: 30)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let stale = try await later.client.response(for: Feed(), cachePolicy: .followHTTP)
         #expect(stale.source == .stale)
         #expect(stale.value["n"]?.int == 1)
@@ -33,7 +33,7 @@ import Testing
         _ = try await fixture.client.send(Feed(), cachePolicy: .followHTTP)
         fixture.clock.advance(by: 71)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let response = try await later.client.response(for: Feed(), cachePolicy: .followHTTP)
         #expect(response.source == .network)
         #expect(response.value["n"]?.int == 2)

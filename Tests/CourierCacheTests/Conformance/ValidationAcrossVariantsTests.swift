@@ -21,7 +21,7 @@ import Testing
         }
         _ = try await fixture.client.send(Feed(headers: [.acceptLanguage: "en"]), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let other = try await later.client.response(for: Feed(headers: [.acceptLanguage: "fr"]), cachePolicy: .followHTTP)
         #expect(other.source == .revalidated)
         #expect(other.value["n"]?.int == 1)
@@ -42,7 +42,7 @@ import Testing
             request.header("If-None-Match") == nil ? .json(#"{"n":2}"#, headers: Self.vary("\"b\"")) : .status(304, headers: Self.vary("\"z\""))
         }
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let other = try await later.client.response(for: Feed(headers: [.acceptLanguage: "fr"]), cachePolicy: .followHTTP)
         #expect(other.source == .network)
         #expect(other.value["n"]?.int == 2)

@@ -17,7 +17,7 @@ import Testing
         countingRoute(fixture.server, headers: [MockHeader("Cache-Control", "max-age=600"), MockHeader("Vary", "Accept-Language")])
         _ = try await fixture.client.send(Feed(headers: [.acceptLanguage: "en-US, fr"]), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let second = try await later.client.response(for: Feed(headers: [.acceptLanguage: other.language]), cachePolicy: .followHTTP)
         #expect(second.source == (other.hit ? .cache : .network))
         #expect(second.value["n"]?.int == (other.hit ? 1 : 2))
@@ -34,7 +34,7 @@ import Testing
         ])
         _ = try await fixture.client.send(Feed(headers: [.acceptLanguage: "en"]), cachePolicy: .followHTTP)
 
-        let later = try fixture.after(life)
+        let later = try await fixture.after(life)
         let second = try await later.client.response(for: Feed(headers: [.acceptLanguage: other.language]), cachePolicy: .followHTTP)
         #expect(second.source == (other.hit ? .cache : .network))
         #expect(second.value["n"]?.int == (other.hit ? 1 : 2))

@@ -52,7 +52,7 @@ import OpenCombine
         credentials.signOut()
         // The partition is cleared in the background: wait until alice's entry is gone, bob's kept.
         let cleared = try await eventually {
-            return try await fixture.store.statistics().entryCount == 1
+            return try await fixture.cache.statistics().entryCount == 1
         }
         #expect(cleared, "alice's partition was not cleared")
         credentials.update(.bearer("token-a3", identity: "alice"))
@@ -64,6 +64,8 @@ import OpenCombine
         defer { Task { await fixture.tearDown() } }
         countingRoute(fixture.server, headers: [MockHeader("Cache-Control", "max-age=600")])
         _ = try await fixture.client.send(Feed(), cachePolicy: .followHTTP)
+        // Another cache on the file reads what this one has committed.
+        await fixture.cache.flush()
         let reopened = try CacheStore(fileURL: fixture.directory.appendingPathComponent("cache.sqlite"), maximumSize: 10 << 20)
         let client = Client(baseURL: fixture.server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [HTTPCache(store: reopened)])
         let response = try await client.response(for: Feed(), cachePolicy: .followHTTP)

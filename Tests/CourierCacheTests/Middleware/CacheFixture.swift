@@ -29,9 +29,11 @@ struct CacheFixture {
     }
 
     /// The fixture itself for ``StoreLife/fresh``; for ``StoreLife/reopened``, the same server, file
-    /// and clock with a new store, cache and client, as an app sees them after a restart.
-    func after(_ life: StoreLife) throws -> CacheFixture {
+    /// and clock with a new store, cache and client, as an app sees them after a restart (once the
+    /// first cache has written what it accepted).
+    func after(_ life: StoreLife) async throws -> CacheFixture {
         guard life == .reopened else { return self }
+        await cache.flush()
         let reopened = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: store.maximumSize)
         let clock = self.clock
         let cache = HTTPCache(store: reopened, offlineAllowance: cache.offlineAllowance, now: { clock.now })

@@ -112,11 +112,12 @@ import Tracing
         let body = String(repeating: "x", count: 3000)
         server.route("GET", "/item/*", respond: .json(#"{"b":"\#(body)"}"#, headers: [MockHeader("Cache-Control", "max-age=600")]))
         let store = try CacheStore.inMemory(maximumSize: 8000)
-        let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [HTTPCache(store: store)]) {
+        let cache = HTTPCache(store: store)
+        let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [cache]) {
             $0.telemetry = Telemetry(metrics: metrics)
         }
         for n in 0 ..< 4 { _ = try await client.send(Feed(path: "/item/\(n)"), cachePolicy: .followHTTP) }
-        let statistics = try await store.statistics()
+        let statistics = try await cache.statistics()
         #expect(statistics.evictions >= 2)
         #expect(metrics.counterTotal(label: MetricName.cacheEvictedBytes) >= 6000)
         #expect(metrics.counterTotal(label: MetricName.cacheStored) == 4)

@@ -36,8 +36,11 @@ import Testing
                 let (response, text) = try self.answer(request, count)
                 return (response, HTTPBody(text))
             }
-            guard let body else { return (response, "") }
-            return (response, try await String(collecting: body, upTo: 1 << 20))
+            var text = ""
+            if let body { text = try await String(collecting: body, upTo: 1 << 20) }
+            // The cache writes after the call returns: what it stored is in the storage once it is done.
+            await cache.flush()
+            return (response, text)
         }
 
         var calls: Int { requests.current.count }

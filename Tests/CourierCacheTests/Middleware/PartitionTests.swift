@@ -87,13 +87,14 @@ import Testing
         defer { Task { await setup.tearDown() } }
         let logs = LogRecorder()
         let store = try CacheStore.inMemory(maximumSize: 1 << 20, logger: logs.logger)
+        let cache = HTTPCache(store: store)
         let client = GeneratedStyleClient(
-            baseURL: setup.server.baseURL, middlewares: [HTTPCache(store: store), CredentialsMiddleware(provider: setup.store)]
+            baseURL: setup.server.baseURL, middlewares: [cache, CredentialsMiddleware(provider: setup.store)]
         )
         _ = try await client.get("/profile")
         _ = try await client.get("/profile")
         #expect(setup.server.requestCount("/profile") == 2)
-        #expect(try await store.statistics().entryCount == 0)
+        #expect(try await cache.statistics().entryCount == 0)
         #expect(logs.messages.contains { $0.contains("can't tell which user") })
     }
 
@@ -104,15 +105,16 @@ import Testing
         defer { Task { await setup.tearDown() } }
         let logs = LogRecorder()
         let store = try CacheStore.inMemory(maximumSize: 1 << 20, logger: logs.logger)
+        let cache = HTTPCache(store: store)
         let client = Client(
             baseURL: setup.server.baseURL, transport: AsyncHTTPClientTransport(),
-            middlewares: [HTTPCache(store: store), BearerFromStore(store: setup.store)]
+            middlewares: [cache, BearerFromStore(store: setup.store)]
         )
         #expect(try await client.send(Profile())["owner"]?.string == "Bearer token-a")
         setup.store.signOut()
         setup.store.update(.bearer("token-b", identity: "bob"))
         #expect(try await client.send(Profile())["owner"]?.string == "Bearer token-b")
-        #expect(try await store.statistics().entryCount == 0)
+        #expect(try await cache.statistics().entryCount == 0)
         #expect(logs.messages.contains { $0.contains("can't tell which user") })
     }
 

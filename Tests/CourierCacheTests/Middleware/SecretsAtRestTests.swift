@@ -45,6 +45,7 @@ import Testing
 
         /// Every byte of the database, its write-ahead log and its shared memory.
         func fileBytes() async throws -> Data {
+            await cache.flush()
             var bytes = Data()
             for suffix in ["", "-wal", "-shm"] {
                 let path = directory.appendingPathComponent("cache.sqlite").path + suffix
@@ -54,6 +55,7 @@ import Testing
         }
 
         func tearDown() async {
+            await cache.flush()
             await store.close()
             try? await server.shutdown()
             try? FileManager.default.removeItem(at: directory)
@@ -125,6 +127,7 @@ import Testing
         #expect(try await client.response(for: Me()).source == .network)
 
         // Reopened from disk, the same token still selects its response (the key lives with the file).
+        await setup.cache.flush()
         await setup.store.close()
         let reopenedStore = try CacheStore(fileURL: setup.directory.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20)
         let reopened = HTTPCache(store: reopenedStore)
@@ -180,6 +183,7 @@ import Testing
         let client = Client(baseURL: setup.server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [setup.cache])
         _ = try await client.send(Me())
         let wal = setup.directory.appendingPathComponent("cache.sqlite-wal").path
+        await setup.cache.flush()
         await setup.store.close()
         let size = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
         #expect(size == 0)

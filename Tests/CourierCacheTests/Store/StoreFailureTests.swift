@@ -65,12 +65,13 @@ import Testing
             try await other.write { db in
                 try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON entry BEGIN SELECT RAISE(ABORT, 'disk is full'); END")
             }
-            let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [HTTPCache(store: store)])
+            let cache = HTTPCache(store: store)
+            let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [cache])
 
             let first = try await client.response(for: Feed(), cachePolicy: .followHTTP)
             #expect(first.source == .network)
             #expect(first.value["n"]?.int == 1)
-            let statistics = try await store.statistics()
+            let statistics = try await cache.statistics()
             #expect(statistics.failures >= 1)
             #expect(statistics.entryCount == 0)
             #expect(logs.messages.contains { $0.contains("Cache store operation failed") && $0.contains(file.path) })
@@ -88,14 +89,15 @@ import Testing
             defer { Task { try? await server.shutdown() } }
             countingRoute(server, headers: [MockHeader("Cache-Control", "max-age=600")])
             let store = try CacheStore(fileURL: file, maximumSize: 1 << 20)
-            let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [HTTPCache(store: store)])
+            let cache = HTTPCache(store: store)
+            let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [cache])
             _ = try await client.send(Feed(), cachePolicy: .followHTTP)
             try Self.overwrite(file)
 
             for _ in 0 ..< 3 { _ = try await client.send(Feed(), cachePolicy: .followHTTP) }
             let cached = try await client.response(for: Feed(), cachePolicy: .followHTTP)
             #expect(cached.source == .cache, "caching works again after the recovery")
-            #expect(try await store.statistics().recoveries == 1)
+            #expect(try await cache.statistics().recoveries == 1)
         }
     }
 
