@@ -175,7 +175,6 @@ extension Client {
     private func middleware(
         _ index: Int, _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let index = firstActive(from: index)
         guard index < middlewares.count else {
             let request = withoutSecrets(request, ifLeaving: baseURL)
             // Credentials an app's own middleware added behind the cache keep the response out of the shared partition.
@@ -197,16 +196,6 @@ extension Client {
         var request = request
         request.headerFields = request.headerFields.filter { !configuration.redaction.isCredential(header: $0.name) }
         return request
-    }
-
-    /// The index of the first middleware from `index` on with work to do for this call (see ``IdleMiddleware``).
-    private func firstActive(from index: Int) -> Int {
-        guard let context = RequestContext.current else { return index }
-        var index = index
-        while index < middlewares.count, let idle = middlewares[index] as? any IdleMiddleware, idle.isIdle(in: context) {
-            index += 1
-        }
-        return index
     }
 
     // MARK: 3. Send
