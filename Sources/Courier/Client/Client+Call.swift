@@ -3,7 +3,7 @@ import HTTPTypes
 import OpenAPIRuntime
 
 /// The non-generic core of every call, in the order it runs: build the request, run the chain
-/// (a ``CoalescingMiddleware`` first, then the app's middlewares), send through the transport at
+/// (redirects, coalescing, then the app's middlewares), send each attempt through the transport at
 /// its end, gather the body at the edge, validate. Decoding and the report are the generic
 /// shell's (`Client.swift`).
 extension Client {
@@ -105,7 +105,7 @@ extension Client {
     private func runChain(_ built: BuiltRequest, context: RequestContext, destination: BodyDestination = .memory) async throws -> CallOutcome {
         try await RequestContext.$current.withValue(context) {
             let requestBody = try await built.body?.httpBody().reportingProgress(to: context.uploadProgress)
-            let (head, body) = try await followingRedirects(built.head, body: requestBody, operationID: context.endpoint)
+            let (head, body) = try await link(0, of: chain, built.head, body: requestBody, baseURL: baseURL, operationID: context.endpoint)
             guard head.status.kind == .successful, destination.isTransfer else {
                 return CallOutcome(head: head, body: try await collectAnswer(body, of: head, limit: configuration.maximumBodySize))
             }
@@ -148,43 +148,36 @@ extension Client {
         }
     }
 
-    /// The chain for the request and, while the answer is a redirect, for each hop (see ``RedirectMiddleware``).
-    private func followingRedirects(_ request: HTTPRequest, body: HTTPBody?, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        guard configuration.maximumRedirects > 0 else {
-            return try await chain(request, body: body, baseURL: baseURL, operationID: operationID)
-        }
-        let redirects = RedirectMiddleware(
-            maximumRedirects: configuration.maximumRedirects, redaction: configuration.redaction,
-            allowsInsecureRedirects: configuration.allowsInsecureRedirects)
-        return try await redirects.intercept(request, body: body, baseURL: baseURL, operationID: operationID) { request, body, baseURL in
-            try await chain(request, body: body, baseURL: baseURL, operationID: operationID)
-        }
-    }
-
-    /// One hop through the chain: the ``CoalescingMiddleware`` first (unless turned off), then the app's middlewares.
-    private func chain(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        guard configuration.coalescesIdenticalRequests else {
-            return try await middleware(0, request, body: body, baseURL: baseURL, operationID: operationID)
-        }
-        return try await coalescing.intercept(request, body: body, baseURL: baseURL, operationID: operationID) { request, body, baseURL in
-            try await middleware(0, request, body: body, baseURL: baseURL, operationID: operationID)
-        }
-    }
-
-    /// Calls middleware `index` (or the transport past the last one) with a `next` that calls `index + 1`.
-    private func middleware(
-        _ index: Int, _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
+    /// Calls link `index` of the call's chain (or sends past the last one) with a `next` that calls
+    /// `index + 1`. The chain is the client's own links, then the app's middlewares (see ``chain``).
+    private func link(
+        _ index: Int, of chain: [any ClientMiddleware], _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard index < middlewares.count else {
+        guard index < chain.count else {
             let request = withoutSecrets(request, ifLeaving: baseURL)
             // Credentials an app's own middleware added behind the cache keep the response out of the shared partition.
             AnonymousPartitionClaim.current?.note(request, redaction: configuration.redaction)
-            return try await send(request, body: body, baseURL: baseURL, operationID: operationID)
+            return try await attempt(request, body: body, baseURL: baseURL, operationID: operationID)
         }
-        return try await middlewares[index].intercept(request, body: body, baseURL: baseURL, operationID: operationID) {
+        return try await chain[index].intercept(request, body: body, baseURL: baseURL, operationID: operationID) {
             request, body, baseURL in
-            try await middleware(index + 1, request, body: body, baseURL: baseURL, operationID: operationID)
+            try await link(index + 1, of: chain, request, body: body, baseURL: baseURL, operationID: operationID)
         }
+    }
+
+    /// Every link a call runs through, outermost first: a ``RedirectMiddleware`` (each hop runs the
+    /// rest of the chain), a ``CoalescingMiddleware`` (unless turned off), then the app's middlewares.
+    private var chain: [any ClientMiddleware] {
+        var chain: [any ClientMiddleware] = []
+        chain.reserveCapacity(middlewares.count + 2)
+        if configuration.maximumRedirects > 0 {
+            chain.append(RedirectMiddleware(
+                maximumRedirects: configuration.maximumRedirects, redaction: configuration.redaction,
+                allowsInsecureRedirects: configuration.allowsInsecureRedirects))
+        }
+        if configuration.coalescesIdenticalRequests { chain.append(coalescing) }
+        chain.append(contentsOf: middlewares)
+        return chain
     }
 
     /// The request without its credential and secret fields when it goes to another origin than the
@@ -201,7 +194,7 @@ extension Client {
     // MARK: 3. Send
 
     /// One attempt through the transport, at the end of the chain.
-    private func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+    private func attempt(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         let context = RequestContext.current
         context?.report.recordAttempt()
         do {
