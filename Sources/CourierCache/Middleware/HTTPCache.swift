@@ -161,11 +161,9 @@ public struct HTTPCache: CachingMiddleware {
 
     var clock: Date { now() }
 
-    /// The partition of a signed-in user: `id:` and the identity with `%` and NUL escaped, so no
-    /// two identities share one and the name holds no NUL (SQLite text parameters end at one:
-    /// `a<NUL>b` would otherwise read, and clear, user `a`'s responses).
+    /// The storage's partition name for a signed-in user (see ``CachePartition/user(_:)``).
     package static func partition(ofUser identity: String) -> String {
-        "id:" + identity.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\0", with: "%00")
+        CachePartition.user(identity).storageName ?? ""
     }
 }
 

@@ -53,6 +53,9 @@ package protocol CacheStorage: Sendable {
     func removeAll(_ scope: CacheScope) async throws -> Int
     /// The number of stored variants and their bytes, as ``maximumSize`` counts them.
     func totals() async throws -> (entries: Int, bytes: Int)
+    /// Every stored variant of one partition, or (nil) of all, metadata only, oldest first: for a
+    /// listing, and for removals that choose by what was stored.
+    func entries(in partition: String?) async throws -> [CachedMetadata]
 }
 
 /// A response to store, without its body.

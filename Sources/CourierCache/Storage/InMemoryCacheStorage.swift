@@ -155,6 +155,12 @@ package final class InMemoryCacheStorage: CacheStorage {
         }
     }
 
+    package func entries(in partition: String?) async throws -> [CachedMetadata] {
+        state.withLock { state in
+            state.entries.values.map(\.metadata).filter { partition == nil || $0.key.partition == partition }.sorted { $0.id < $1.id }
+        }
+    }
+
     package func totals() async throws -> (entries: Int, bytes: Int) {
         state.withLock { ($0.entries.count, $0.bytes) }
     }

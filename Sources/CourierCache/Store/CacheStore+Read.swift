@@ -32,6 +32,30 @@ extension CacheStore {
         WHERE entry.partitionKey = ? AND entry.url = ? AND entry.method = ? ORDER BY entry.id
         """
 
+    package func entries(in partition: String?) async throws -> [CachedMetadata] {
+        try read("entries") { db in
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: Self.entriesSQL), arguments: [partition])
+            var entries: [CachedMetadata] = []
+            while let row = try rows.next() {
+                guard let partition: String = row[9], let url: String = row[10], let method: String = row[11],
+                      let metadata = try Self.metadata(from: row, key: CacheKey(method: method, normalizedURL: url, partition: partition))
+                else { continue }
+                entries.append(metadata)
+            }
+            return entries
+        }
+    }
+
+    /// The listing: every variant with a body, in one partition or (a NULL parameter) all; the
+    /// columns of ``lookupSQL``'s first nine, then the key.
+    private static let entriesSQL = """
+        SELECT entry.id, entry.vary, entry.status, entry.headers, entry.requestTime, entry.responseTime,
+            entry.bodySize, entry.storedAt, entry.lastAccess, entry.partitionKey, entry.url, entry.method
+        FROM entry WHERE EXISTS (SELECT 1 FROM body WHERE body.entryId = entry.id)
+            AND (?1 IS NULL OR entry.partitionKey = ?1)
+        ORDER BY entry.id
+        """
+
     /// Decodes a row of ``lookupSQL``; nil when it doesn't decode (the file comes from outside).
     private static func metadata(from row: Row, key: CacheKey) throws -> CachedMetadata? {
         guard let id: Int64 = row[0],

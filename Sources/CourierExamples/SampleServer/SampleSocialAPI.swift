@@ -11,7 +11,9 @@ import HTTPTypes
 /// `X-User-Id`), `GET /feed` (cacheable, with an ETag), `GET /slow` (drips its body), and
 /// `GET /flaky` (503 twice with `Retry-After`, then 200), `POST /photos` (a multipart upload; answers
 /// the parts it found) and `GET /packs/offline.bin` (4 MiB with ranges and an ETag, dripped; the
-/// first answer is cut halfway).
+/// first answer is cut halfway), `GET /live/scores` (server-sent events; the first connection is
+/// cut after three, `Last-Event-ID` resumes) and `GET /posts?page=` (three pages linked with
+/// `Link: <…>; rel="next"`).
 public final class SampleSocialAPI: Sendable {
     /// The server the API runs on.
     public let server: MockServer
@@ -121,6 +123,7 @@ public final class SampleSocialAPI: Sendable {
             let response = MockResponse.ranged(pack, for: request, etag: "\"pack-1\"")
             return response.with(fault: first ? .closeMidBody(afterBytes: pack.count / 2) : .drip(chunkSize: 64 << 10, interval: .milliseconds(40)))
         }
+        installStreamRoutes()
     }
 
     /// 4 MiB for the download, built once: 64 copies of a 64 KiB pattern, each copy marked with its

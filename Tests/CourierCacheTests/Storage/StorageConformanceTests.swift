@@ -141,6 +141,22 @@ import Testing
     }
 
     @Test(arguments: StorageKind.allCases)
+    func entriesListAPartitionOrAllOldestFirstWithoutBodies(kind: StorageKind) async throws {
+        try await kind.with { storage async throws in
+            let alice = HTTPCache.partition(ofUser: "alice")
+            let first = try #require(try await Put.put(storage, StoreFixtures.key("a", partition: alice), body: Data("1".utf8)))
+            let second = try #require(try await Put.put(storage, StoreFixtures.key("b"), body: Data("22".utf8)))
+            let third = try #require(try await Put.put(storage, StoreFixtures.key("c", partition: alice), body: Data("333".utf8)))
+            #expect(try await storage.entries(in: nil) == [first, second, third])
+            #expect(try await storage.entries(in: alice) == [first, third])
+            #expect(try await storage.entries(in: "") == [second])
+            #expect(try await storage.entries(in: HTTPCache.partition(ofUser: "bob")).isEmpty)
+            #expect(try await storage.remove(first))
+            #expect(try await storage.entries(in: alice) == [third])
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
     func removalsTakeTheirScopeOnly(kind: StorageKind) async throws {
         try await kind.with { storage async throws in
             let get = StoreFixtures.key("a")

@@ -2,9 +2,11 @@
 import Foundation
 import Testing
 
-/// The storages the conformance suite runs against: the SQLite store on a file, and the in-memory one.
+/// The storages the conformance suite runs against: the SQLite store on a new file, the SQLite store
+/// opened again on the file it created (and closed), and the in-memory one.
 enum StorageKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqlite
+    case reopened
     case memory
 
     var testDescription: String { rawValue }
@@ -14,9 +16,11 @@ enum StorageKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         switch self {
         case .memory:
             return try await body(InMemoryCacheStorage(maximumSize: maximumSize))
-        case .sqlite:
+        case .sqlite, .reopened:
             return try await StoreFixtures.withTemporaryDirectory { directory in
-                let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: maximumSize)
+                let file = directory.appendingPathComponent("cache.sqlite")
+                if self == .reopened { try await CacheStore(fileURL: file, maximumSize: maximumSize).close() }
+                let store = try CacheStore(fileURL: file, maximumSize: maximumSize)
                 do {
                     let result = try await body(store)
                     await store.close()
