@@ -28,7 +28,7 @@ extension Client {
                     // A miss (or an unreadable entry) is not an error here: the network value follows.
                     let cached = try? await perform(endpoint, policy: .cacheOnly)
                     if let cached { continuation.yield(cached.response) }
-                    let networkPolicy: CachePolicy = policy == .useCacheAndRequest ? .networkOnly : .withoutCache
+                    let networkPolicy: CachePolicy = policy.mode == .useCacheAndRequest ? .networkOnly : .withoutCache
                     let fresh = try await perform(endpoint, policy: networkPolicy)
                     if !(skipUnchanged && fresh.body == cached?.body) { continuation.yield(fresh.response) }
                     continuation.finish()

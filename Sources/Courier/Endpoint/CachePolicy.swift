@@ -10,7 +10,26 @@ public struct CachePolicy: Sendable, Hashable, CustomStringConvertible {
     }
 
     package let mode: Mode
+    /// How stale a stored response may be to answer when the network fails, for calls with this
+    /// policy; nil leaves it to the cache (`HTTPCache.offlineAllowance`). Set with ``allowingOffline(upTo:)``.
+    public private(set) var offlineAllowance: Duration?
+
     package init(_ mode: Mode) { self.mode = mode }
+
+    /// This policy, answering from a stored response at most `staleness` stale when the network
+    /// fails, instead of the cache's own allowance: for an endpoint whose data ages faster or slower
+    /// than the rest (a balance: minutes; a catalog: weeks). It applies where the policy falls back
+    /// to the cache (``networkFirst``, ``followHTTP``); a response's own `must-revalidate` or
+    /// `no-cache` still forbids it.
+    ///
+    /// ```swift
+    /// var cachePolicy: CachePolicy? { .networkFirst.allowingOffline(upTo: .seconds(15 * 60)) }
+    /// ```
+    public func allowingOffline(upTo staleness: Duration) -> CachePolicy {
+        var policy = self
+        policy.offlineAllowance = max(.zero, staleness)
+        return policy
+    }
 
     /// No read, no write: the network only, nothing stored (the default).
     public static let withoutCache = CachePolicy(.withoutCache)
@@ -33,7 +52,7 @@ public struct CachePolicy: Sendable, Hashable, CustomStringConvertible {
     /// background refresh of a stale-while-revalidate response runs.
     package static let revalidate = CachePolicy(.revalidate)
 
-    /// The policy's name, as written in code.
+    /// The policy's name, as written in code (a bounded label: without its offline allowance).
     public var description: String { mode.rawValue }
 
     /// Whether the policy can deliver two values (cached, then network) to a stream.

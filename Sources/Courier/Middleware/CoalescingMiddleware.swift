@@ -129,7 +129,7 @@ extension CoalescingMiddleware {
         /// ``Client`` neither transfers nor ``CachePolicy/withoutCache`` calls.
         init?(_ head: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext?) {
             guard head.method == .get, body == nil else { return nil }
-            if let context, context.isTransfer || context.cachePolicy == .withoutCache { return nil }
+            if let context, context.isTransfer || context.cachePolicy.mode == .withoutCache { return nil }
             self.head = head
             self.baseURL = baseURL
             policy = context?.cachePolicy

@@ -86,6 +86,5 @@ public struct LoggingMiddleware: ClientMiddleware {
 
 /// A duration in whole milliseconds with one decimal.
 func milliseconds(_ duration: Duration) -> Double {
-    let (seconds, attoseconds) = duration.components
-    return ((Double(seconds) * 1000 + Double(attoseconds) / 1e15) * 10).rounded() / 10
+    (duration.inSeconds * 10_000).rounded() / 10
 }

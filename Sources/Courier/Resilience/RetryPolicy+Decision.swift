@@ -73,8 +73,8 @@ extension RetryPolicy {
     /// - Returns: The bound of the wait.
     package func backoffBound(afterAttempt attempt: Int) -> Duration {
         let exponent = Double(min(max(attempt - 1, 0), 62))
-        let bound = baseDelay.seconds * pow(2, exponent)
-        let cap = maximumDelay.seconds
+        let bound = baseDelay.inSeconds * pow(2, exponent)
+        let cap = maximumDelay.inSeconds
         guard bound.isFinite, bound < cap else { return maximumDelay }
         return .seconds(max(bound, 0))
     }
@@ -84,14 +84,6 @@ extension RetryPolicy {
     /// - Returns: A wait in `0 ... backoffBound(afterAttempt: attempt)`.
     package func backoffDelay(afterAttempt attempt: Int) -> Duration {
         let bound = backoffBound(afterAttempt: attempt)
-        return .seconds(bound.seconds * random.nextFraction())
-    }
-}
-
-extension Duration {
-    /// The duration as a floating-point number of seconds.
-    fileprivate var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) * 1e-18
+        return .seconds(bound.inSeconds * random.nextFraction())
     }
 }

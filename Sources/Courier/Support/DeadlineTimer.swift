@@ -87,9 +87,7 @@ package final class DeadlineTimer: @unchecked Sendable {
                 continue
             }
             if let next = state.heap.peek()?.deadline {
-                let wait = now.duration(to: next)
-                let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
-                _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
+                _ = condition.wait(until: Date(timeIntervalSinceNow: now.duration(to: next).inSeconds))
             } else {
                 condition.wait()
             }

@@ -73,7 +73,7 @@ struct CallRecorder {
 
     /// `hit`, `revalidated`, `stale` or `miss` for a call that could use the cache; nil otherwise.
     private func cacheOutcome(status: HTTPResponse.Status?) -> String? {
-        guard let context, context.cachePolicy != .withoutCache else { return nil }
+        guard let context, context.cachePolicy.mode != .withoutCache else { return nil }
         switch context.report.source {
         case .cache where status == .gatewayTimeout: return "miss"   // the cache's own 504: nothing stored
         case .cache: return "hit"

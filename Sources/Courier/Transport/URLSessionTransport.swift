@@ -72,8 +72,7 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
         // fractions (0.3 s becomes 0 and fails at once). A transfer's timeout is an idle timeout:
         // URLSession's alone. Any other call's is a deadline, which `perform` enforces exactly.
         let timeout = deadline.timeout
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        urlRequest.timeoutInterval = max(1, seconds.rounded(.up) + (isTransfer ? 0 : 1))
+        urlRequest.timeoutInterval = max(1, timeout.inSeconds.rounded(.up) + (isTransfer ? 0 : 1))
         try Task.checkCancellation()
         let limit = RequestContext.current?.maximumBodySize ?? .max
         do {

@@ -26,6 +26,8 @@ struct CacheExchange: Sendable {
     let bodyLimit: Int
     /// Where the call reports metrics.
     let telemetry: Telemetry
+    /// How stale an entry may be to answer when the network fails: the call's policy's, else the cache's.
+    let offlineAllowance: TimeInterval?
 
     var storage: any CacheStorage { cache.storage }
 
@@ -230,7 +232,7 @@ struct CacheExchange: Sendable {
     private func canServeStaleOnError(_ hit: Hit) -> Bool {
         rules.canServeStaleOnError(
             stored: hit.metadata.storedResponse, now: cache.clock,
-            requestDirectives: CacheControl(request: request.headerFields), extraAllowance: cache.offlineAllowance
+            requestDirectives: CacheControl(request: request.headerFields), extraAllowance: offlineAllowance
         )
     }
 

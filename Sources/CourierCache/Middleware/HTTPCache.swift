@@ -104,7 +104,8 @@ public struct HTTPCache: CachingMiddleware {
             cache: self, request: request, rules: rules, key: CacheKey(method: "GET", normalizedURL: url, partition: partition.name),
             report: context?.report, background: context?.background, claim: partition.claim,
             isTransfer: context?.isTransfer ?? false, download: context?.download,
-            bodyLimit: context?.maximumBodySize ?? CacheExchange.defaultBodyLimit, telemetry: context?.telemetry ?? Telemetry()
+            bodyLimit: context?.maximumBodySize ?? CacheExchange.defaultBodyLimit, telemetry: context?.telemetry ?? Telemetry(),
+            offlineAllowance: policy.offlineAllowance.map(\.inSeconds) ?? offlineAllowance
         )
         @Sendable func network(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody?) {
             // The chain below sees this cache's claim (or none, hiding an outer one, when the request is
@@ -118,7 +119,7 @@ public struct HTTPCache: CachingMiddleware {
             // Whatever the call's policy, what it changed on the server invalidates what is stored
             // (RFC 9111 §4.4): the policy only decides whether its own answer may be stored.
             return try await exchange.afterOtherMethod(
-                response, responseBody, requestTime: requestTime, mayStore: policy != .withoutCache)
+                response, responseBody, requestTime: requestTime, mayStore: policy.mode != .withoutCache)
         }
         switch policy.mode {
         case .withoutCache, .useCacheAndRequestWithoutRecache:
