@@ -14,7 +14,23 @@ public struct CachePolicy: Sendable, Hashable, CustomStringConvertible {
     /// policy; nil leaves it to the cache (`HTTPCache.offlineAllowance`). Set with ``allowingOffline(upTo:)``.
     public private(set) var offlineAllowance: Duration?
 
+    /// Query items left out of the cache key for calls with this policy, beside the cache's own
+    /// (`HTTPCache.ignoredQueryItems`). Set with ``ignoringQueryItems(_:)``.
+    public private(set) var ignoredQueryItems: Set<String> = []
+
     package init(_ mode: Mode) { self.mode = mode }
+
+    /// This policy, with the query items named in `names` left out of the cache key: for URLs that
+    /// change on every call without changing what they point to, such as pre-signed URLs (see
+    /// `HTTPCache.presignedURLQueryItems`). Names match exactly, after percent-decoding.
+    ///
+    /// Two URLs that differ only in these items share one entry, and the items are not stored. Never
+    /// name an item that selects content (a page, a size, a version): one answer would stand for all.
+    public func ignoringQueryItems(_ names: Set<String>) -> CachePolicy {
+        var policy = self
+        policy.ignoredQueryItems.formUnion(names)
+        return policy
+    }
 
     /// This policy, answering from a stored response at most `staleness` stale when the network
     /// fails, instead of the cache's own allowance: for an endpoint whose data ages faster or slower

@@ -23,10 +23,10 @@ extension HTTPCache {
     }
 
     /// Removes every stored response of `url` (every method and variant), in one partition or (nil)
-    /// in all; returns how many were removed.
+    /// in all; returns how many were removed. The cache's ``ignoredQueryItems`` don't count.
     @discardableResult
     public func remove(url: URL, in partition: CachePartition? = nil) async throws -> Int {
-        let normalized = CacheKey.normalizedURL(url)
+        guard let normalized = keyURL(url.absoluteString, ignoring: ignoredQueryItems) else { return 0 }
         if partition != .ownCredentials {
             await coordination.writes.waitForAll()
             return try await storage.removeAll(.url(normalized, partition: partition?.storageName))

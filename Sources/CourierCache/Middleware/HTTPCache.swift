@@ -42,6 +42,10 @@ public struct HTTPCache: CachingMiddleware {
     /// `Client`'s calls use the client's. A request that carries one of its header fields is kept
     /// in a partition of its own, and the values `Vary` selects from them are stored as keyed hashes.
     public var redaction = Redaction()
+    /// Query items left out of every cache key, with those of a call's policy
+    /// (`CachePolicy.ignoringQueryItems(_:)`): none by default. See ``presignedURLQueryItems``
+    /// for what that risks.
+    public var ignoredQueryItems: Set<String> = []
     private let now: @Sendable () -> Date
     let coordination = CacheCoordination()
 
@@ -94,7 +98,8 @@ public struct HTTPCache: CachingMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let context = RequestContext.current
         let policy = context?.cachePolicy ?? defaultPolicy
-        guard let url = CacheKey.normalizedURL(string: baseURL.absoluteString(appendingRequestPath: request.path ?? "/")) else {
+        let requestURL = baseURL.absoluteString(appendingRequestPath: request.path ?? "/")
+        guard let url = keyURL(requestURL, ignoring: ignoredQueryItems.union(policy.ignoredQueryItems)) else {
             return try await next(request, body, baseURL)
         }
         var rules = self.rules
@@ -207,9 +212,11 @@ extension HTTPCache {
 
     /// Removes the stored responses of one endpoint, for every user.
     public func remove(_ endpoint: some Endpoint, in client: Client) async throws {
-        guard let url = URL(string: client.baseURL.absoluteString(appendingRequestPath: try client.requestPath(for: endpoint))) else { return }
+        let url = client.baseURL.absoluteString(appendingRequestPath: try client.requestPath(for: endpoint))
+        let ignored = ignoredQueryItems.union(endpoint.cachePolicy?.ignoredQueryItems ?? [])
+        guard let key = keyURL(url, ignoring: ignored) else { return }
         await coordination.writes.waitForAll()
-        _ = try await storage.removeAll(.url(CacheKey.normalizedURL(url), partition: nil))
+        _ = try await storage.removeAll(.url(key, partition: nil))
     }
 
     /// Clears a user's partition whenever that user signs out of `credentials`.
