@@ -16,44 +16,53 @@ import Testing
         "\(path)?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=2026112\(signature)T000000Z&X-Amz-Signature=\(signature)abc"
     }
 
-    @Test func twoSigningsOfOneObjectShareAnEntryAndNoSignatureIsStored() async throws {
-        let origin = Self.origin()
-        var cache = origin.cache(InMemoryCacheStorage(maximumSize: 1 << 20))
-        cache.ignoredQueryItems = HTTPCache.presignedURLQueryItems
-        #expect(try await origin.call(cache, Self.signed("/photos/1.jpg", "1")).1 == "photo 1")
-        #expect(try await origin.call(cache, Self.signed("/photos/1.jpg", "2")).1 == "photo 1", "a hit")
-        #expect(origin.calls == 1)
-        #expect(try await cache.entries().map(\.url.absoluteString) == ["https://api.example.com/photos/1.jpg"])
-        #expect(try await origin.call(cache, Self.signed("/photos/2.jpg", "1")).1 == "photo 2", "another object")
-        #expect(try await origin.call(cache, Self.signed("/photos/1.jpg", "3") + "&versionId=7").1 == "photo 3", "another version")
-        #expect(try await cache.entries().map(\.url.absoluteString).last == "https://api.example.com/photos/1.jpg?versionId=7")
-        let signedURL = try #require(URL(string: "https://api.example.com" + Self.signed("/photos/1.jpg", "9")))
-        #expect(try await cache.remove(url: signedURL) == 1, "removal finds it by the same key")
-    }
-
-    @Test func withoutTheRuleEverySigningIsAMiss() async throws {
-        let origin = Self.origin()
-        let cache = origin.cache(InMemoryCacheStorage(maximumSize: 1 << 20))
-        _ = try await origin.call(cache, Self.signed("/photos/1.jpg", "1"))
-        #expect(try await origin.call(cache, Self.signed("/photos/1.jpg", "2")).1 == "photo 2")
-        #expect(origin.calls == 2)
-    }
-
-    @Test func aPolicyNamesItsOwnItemsBesideTheCaches() async throws {
-        let origin = Self.origin()
-        var cache = origin.cache(InMemoryCacheStorage(maximumSize: 1 << 20))
-        cache.ignoredQueryItems = ["session"]
-        let policy = CachePolicy.followHTTP.ignoringQueryItems(["nonce", "t%20s"])
-        #expect(policy.ignoredQueryItems == ["nonce", "t%20s"])
-        let context = RequestContext(endpoint: "feed", cachePolicy: policy, isIdempotent: true, timeout: .seconds(10))
-        func call(_ path: String) async throws -> String {
-            try await RequestContext.$current.withValue(context) { try await origin.call(cache, path).1 }
+    @Test(arguments: StorageKind.allCases)
+    func twoSigningsOfOneObjectShareAnEntryAndNoSignatureIsStored(kind: StorageKind) async throws {
+        try await kind.with { storage async throws in
+            let origin = Self.origin()
+            var cache = origin.cache(storage)
+            cache.ignoredQueryItems = HTTPCache.presignedURLQueryItems
+            #expect(try await origin.call(cache, Self.signed("/photos/1.jpg", "1")).1 == "photo 1")
+            #expect(try await origin.call(cache, Self.signed("/photos/1.jpg", "2")).1 == "photo 1", "a hit")
+            #expect(origin.calls == 1)
+            #expect(try await cache.entries().map(\.url.absoluteString) == ["https://api.example.com/photos/1.jpg"])
+            #expect(try await origin.call(cache, Self.signed("/photos/2.jpg", "1")).1 == "photo 2", "another object")
+            #expect(try await origin.call(cache, Self.signed("/photos/1.jpg", "3") + "&versionId=7").1 == "photo 3", "another version")
+            #expect(try await cache.entries().map(\.url.absoluteString).last == "https://api.example.com/photos/1.jpg?versionId=7")
+            let signedURL = try #require(URL(string: "https://api.example.com" + Self.signed("/photos/1.jpg", "9")))
+            #expect(try await cache.remove(url: signedURL) == 1, "removal finds it by the same key")
         }
-        #expect(try await call("/feed?page=1&nonce=a&session=x") == "photo 1")
-        #expect(try await call("/feed?nonce=b&page=1&session=y") == "photo 1", "the items left are the same")
-        #expect(try await call("/feed?page=2&nonce=c") == "photo 2", "page selects content")
-        #expect(try await call("/feed?page=2&t%2520s=1") == "photo 2", "a name matches after decoding")
-        #expect(try await origin.call(cache, "/feed?page=1&nonce=d").1 == "photo 3", "without the policy, nonce is in the key")
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func withoutTheRuleEverySigningIsAMiss(kind: StorageKind) async throws {
+        try await kind.with { storage async throws in
+            let origin = Self.origin()
+            let cache = origin.cache(storage)
+            _ = try await origin.call(cache, Self.signed("/photos/1.jpg", "1"))
+            #expect(try await origin.call(cache, Self.signed("/photos/1.jpg", "2")).1 == "photo 2")
+            #expect(origin.calls == 2)
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
+    func aPolicyNamesItsOwnItemsBesideTheCaches(kind: StorageKind) async throws {
+        try await kind.with { storage async throws in
+            let origin = Self.origin()
+            var cache = origin.cache(storage)
+            cache.ignoredQueryItems = ["session"]
+            let policy = CachePolicy.followHTTP.ignoringQueryItems(["nonce", "t%20s"])
+            #expect(policy.ignoredQueryItems == ["nonce", "t%20s"])
+            let context = RequestContext(endpoint: "feed", cachePolicy: policy, isIdempotent: true, timeout: .seconds(10))
+            func call(_ path: String) async throws -> String {
+                try await RequestContext.$current.withValue(context) { try await origin.call(cache, path).1 }
+            }
+            #expect(try await call("/feed?page=1&nonce=a&session=x") == "photo 1")
+            #expect(try await call("/feed?nonce=b&page=1&session=y") == "photo 1", "the items left are the same")
+            #expect(try await call("/feed?page=2&nonce=c") == "photo 2", "page selects content")
+            #expect(try await call("/feed?page=2&t%2520s=1") == "photo 2", "a name matches after decoding")
+            #expect(try await origin.call(cache, "/feed?page=1&nonce=d").1 == "photo 3", "without the policy, nonce is in the key")
+        }
     }
 
     @Test func keyURLsDropOnlyTheNamedItems() {

@@ -116,29 +116,31 @@ import Testing
     }
 
     /// An endpoint's policy carries its own offline allowance, which replaces the cache's (7 days
-    /// here) for its calls only, tighter or looser.
-    @Test(arguments: [CachePolicy.networkFirst, .followHTTP])
-    func aPolicysOfflineAllowanceReplacesTheCachesForItsCalls(policy: CachePolicy) async throws {
-        let origin = Origin { _, n in
-            guard n == 1 else { throw CourierError(.noConnection, detail: "offline") }
-            return Self.ok([.cacheControl: "max-age=60"], "balance 1")
+    /// here) for its calls only, tighter or looser; on every storage.
+    @Test(arguments: [CachePolicy.networkFirst, .followHTTP], StorageKind.allCases)
+    func aPolicysOfflineAllowanceReplacesTheCachesForItsCalls(policy: CachePolicy, kind: StorageKind) async throws {
+        try await kind.with { storage async throws in
+            let origin = Origin { _, n in
+                guard n == 1 else { throw CourierError(.noConnection, detail: "offline") }
+                return Self.ok([.cacheControl: "max-age=60"], "balance 1")
+            }
+            let cache = origin.cache(storage)
+            func call(allowance: Duration?) async throws -> String {
+                let chosen = allowance.map { policy.allowingOffline(upTo: $0) } ?? policy
+                let context = RequestContext(endpoint: "balance", cachePolicy: chosen, isIdempotent: true, timeout: .seconds(10))
+                return try await RequestContext.$current.withValue(context) { try await origin.call(cache).1 }
+            }
+            _ = try await call(allowance: nil)
+            origin.now.withLock { $0 += 60 + 300 }
+            // Five minutes stale: the cache's week allows it, an endpoint's two minutes don't.
+            #expect(try await call(allowance: nil) == "balance 1")
+            await #expect(throws: CourierError.self) { try await call(allowance: .seconds(120)) }
+            #expect(try await call(allowance: .seconds(600)) == "balance 1")
+            origin.now.withLock { $0 += 8 * 24 * 3600 }
+            // Eight days stale: beyond the cache's week, within an endpoint's month.
+            await #expect(throws: CourierError.self) { try await call(allowance: nil) }
+            #expect(try await call(allowance: .seconds(30 * 24 * 3600)) == "balance 1")
         }
-        let cache = origin.cache(InMemoryCacheStorage(maximumSize: 1 << 20))
-        func call(allowance: Duration?) async throws -> String {
-            let chosen = allowance.map { policy.allowingOffline(upTo: $0) } ?? policy
-            let context = RequestContext(endpoint: "balance", cachePolicy: chosen, isIdempotent: true, timeout: .seconds(10))
-            return try await RequestContext.$current.withValue(context) { try await origin.call(cache).1 }
-        }
-        _ = try await call(allowance: nil)
-        origin.now.withLock { $0 += 60 + 300 }
-        // Five minutes stale: the cache's week allows it, an endpoint's two minutes don't.
-        #expect(try await call(allowance: nil) == "balance 1")
-        await #expect(throws: CourierError.self) { try await call(allowance: .seconds(120)) }
-        #expect(try await call(allowance: .seconds(600)) == "balance 1")
-        origin.now.withLock { $0 += 8 * 24 * 3600 }
-        // Eight days stale: beyond the cache's week, within an endpoint's month.
-        await #expect(throws: CourierError.self) { try await call(allowance: nil) }
-        #expect(try await call(allowance: .seconds(30 * 24 * 3600)) == "balance 1")
     }
 
     @Test func aPolicyWithAnOfflineAllowanceIsStillItsPolicy() {
