@@ -38,5 +38,6 @@ struct EndpointCall: Sendable {
         timeout = endpoint.timeout
         isIdempotent = endpoint.isIdempotent
         requiresAuthentication = endpoint.requiresAuthentication
+        if let key = endpoint.idempotencyKey { add(key) }
     }
 }
