@@ -4,7 +4,7 @@ import HTTPTypes
 /// The pages of a collection, fetched one at a time as the consumer asks: an `AsyncSequence` of
 /// responses.
 ///
-/// Made by ``Client/pages(for:cachePolicy:)-(Endpoint)``. The next page is requested only when
+/// Made by `client.pages(for:)`. The next page is requested only when
 /// `next()` is called again, so a consumer that stops early fetches nothing more, and cancelling the
 /// consuming task ends the walk with ``CourierError/Kind/cancelled``. Every page is a whole call:
 /// middlewares, retries and the cache policy apply to each.

@@ -1,6 +1,6 @@
 /// An endpoint that knows its own next page from the page it got: a cursor or an offset in the body.
 ///
-/// ``Client/pages(for:cachePolicy:)-(PaginatedEndpoint)`` walks such an endpoint with this rule
+/// `client.pages(for:)` walks such an endpoint with this rule
 /// instead of following `Link` header fields.
 ///
 /// ```swift
