@@ -50,6 +50,16 @@ public struct EventStream<E: EventStreamEndpoint>: AsyncSequence, Sendable {
             }
         }
 
+        /// The last event id the server sent (server-sent events only).
+        var lastEventID: String? {
+            if case .serverSentEvents(let parser) = framing { parser.lastEventID } else { nil }
+        }
+
+        /// The reconnection time the server asked for last (server-sent events only).
+        var reconnectionTime: Duration? {
+            if case .serverSentEvents(let parser) = framing { parser.reconnectionTime } else { nil }
+        }
+
         /// The next event, or nil once the server has ended the body.
         /// - Throws: ``CourierError``: the connection failed or timed out, a line or event was too large,
         ///   or an event did not decode.

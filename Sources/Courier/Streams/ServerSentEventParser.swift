@@ -12,7 +12,10 @@ struct ServerSentEventParser: Sendable {
     private var hasData = false
     private var name: String?
     private var retry: Duration?
-    /// The last event id: it persists across events until another `id` field changes it.
+    /// The id the `id` fields set so far; it becomes ``lastEventID`` when a blank line ends the block.
+    private var idBuffer: String?
+    /// The last event id of the events dispatched: it persists across events until another `id`
+    /// field changes it, and an event cut off by the end of the body does not change it.
     private(set) var lastEventID: String?
     /// The reconnection time the server asked for last, if any.
     private(set) var reconnectionTime: Duration?
@@ -56,7 +59,7 @@ struct ServerSentEventParser: Sendable {
             name = String(decoding: value, as: UTF8.self)
         case "id":
             // An id with a NUL is ignored, as the standard says.
-            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
+            if !value.contains(0) { idBuffer = String(decoding: value, as: UTF8.self) }
         case "retry":
             if !value.isEmpty, value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
                let milliseconds = Int64(String(decoding: value, as: UTF8.self)) {
@@ -77,6 +80,7 @@ struct ServerSentEventParser: Sendable {
             name = nil
             retry = nil
         }
+        lastEventID = idBuffer
         guard hasData else { return nil }
         return StreamedEvent(value: Data(data), name: name, id: lastEventID, retry: retry, index: 0)
     }

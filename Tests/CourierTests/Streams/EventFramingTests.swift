@@ -42,3 +42,16 @@ import Testing
         #expect(parser.reconnectionTime == .milliseconds(30))
     }
 }
+
+extension EventFramingTests {
+    /// An id takes effect when its block ends: an event cut off by the end of the body does not move it.
+    @Test func anIdCountsOnlyOnceItsBlockEnds() throws {
+        var parser = ServerSentEventParser(limit: 1000)
+        for line in ["id: 1", "data: a", "", "id: 2", "data: b"] {
+            _ = try parser.consume(ArraySlice(line.utf8))
+        }
+        #expect(parser.lastEventID == "1")
+        _ = try parser.consume([])
+        #expect(parser.lastEventID == "2")
+    }
+}
