@@ -1,4 +1,5 @@
 import Courier
+import CourierCache
 import CourierTestSupport
 import CourierTesting
 import Foundation
@@ -146,5 +147,68 @@ import Testing
             #expect(error?.kind == .pagination)
             #expect(count == 3)
         }
+    }
+
+    /// Each page is a call of its own under the cache policy: a second walk is answered from the cache.
+    @Test(arguments: TransportKind.allCases)
+    func theCachePolicyAppliesToEveryPage(kind: TransportKind) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-pages-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let cache = HTTPCache(store: try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 8 << 20))
+        try await withServer { server in
+            server.route("GET", "/items") { request in
+                let page = Int(request.queryValue("page") ?? "1") ?? 1
+                var headers = [MockHeader("Cache-Control", "max-age=600")]
+                if page < 3 { headers.append(MockHeader("Link", "</items?page=\(page + 1)>; rel=next")) }
+                return .json(Self.items(page), headers: headers)
+            }
+            let client = Client(baseURL: server.baseURL, transport: kind.make(), middlewares: [cache]) { $0.timeout = .seconds(300) }
+            var first: [ResponseSource] = []
+            for try await page in client.pages(for: Call<[Item]>(path: "/items"), cachePolicy: .followHTTP) { first.append(page.source) }
+            await cache.flush()
+            var second: [Item] = []
+            var sources: [ResponseSource] = []
+            for try await page in client.pages(for: Call<[Item]>(path: "/items"), cachePolicy: .followHTTP) {
+                second += page.value
+                sources.append(page.source)
+            }
+            #expect(first.count == 3)
+            #expect(second == Self.items(1) + Self.items(2) + Self.items(3))
+            #expect(server.recordedRequests.count == 3, "the second walk came from the cache: \(sources)")
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func cancellingTheWalkStopsIt(kind: TransportKind) async throws {
+        let rest = Level()
+        defer { rest.open() }
+        try await withServer(kind) { (server, client) async throws in
+            server.route("GET", "/items") { request in
+                if request.queryValue("page") == "2" { await rest.wait() }
+                return .json(Self.items(1), headers: [MockHeader("Link", "</items?page=2>; rel=next")])
+            }
+            let received = Level()
+            let walk = Task {
+                for try await _ in client.pages(for: Call<[Item]>(path: "/items")) { received.raise(to: 1) }
+            }
+            await received.wait(until: 1)
+            #expect(await server.waitUntilRequests(2))
+            walk.cancel()
+            let error = await #expect(throws: CourierError.self) { try await walk.value }
+            #expect(error?.kind == .cancelled)
+            #expect(server.recordedRequests.count == 2)
+        }
+    }
+}
+
+extension MockServer {
+    /// Waits until `count` requests have arrived (polling; generous bound).
+    fileprivate func waitUntilRequests(_ count: Int) async -> Bool {
+        for _ in 0..<6000 {
+            if recordedRequests.count >= count { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
     }
 }
