@@ -189,4 +189,22 @@ import Testing
             #expect(error?.kind == .timedOut)
         }
     }
+
+    private struct Text: EventStreamEndpoint {
+        typealias Event = String
+        var path: EndpointPath { "/events" }
+    }
+
+    /// 200,000 `data` lines make one 2 MB event: each line is appended in place (a copy per line would take hours).
+    @Test(arguments: TransportKind.allCases)
+    func anEventOfManyDataLinesIsJoined(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            let body = String(repeating: "data: 0123456789\n", count: 200_000) + "\ndata: next\n\n"
+            server.route("GET", "/events", respond: .text(body, contentType: "text/event-stream"))
+            let events = try await collect(client.events(for: Text()).value)
+            #expect(events.count == 2)
+            #expect(events.first?.value.utf8.count == 200_000 * 11 - 1)
+            #expect(events.last?.value == "next")
+        }
+    }
 }

@@ -31,33 +31,30 @@ public struct EventStream<E: EventStreamEndpoint>: AsyncSequence, Sendable {
         private let stream: EventStream
         private var chunks: HTTPBody.AsyncIterator
         private var lines: LineReader
-        private var framing: Framing
+        /// The server-sent events grammar; nil for JSON Lines. Kept outside an enum so that a line
+        /// appends to the event's data in place, not to a copy.
+        private var parser: ServerSentEventParser?
         private var index = 0
         private var isFinished = false
-
-        private enum Framing {
-            case serverSentEvents(ServerSentEventParser)
-            case jsonLines
-        }
 
         init(stream: EventStream) {
             self.stream = stream
             chunks = stream.body.makeAsyncIterator()
             lines = LineReader(limit: stream.limit)
             switch stream.endpoint.eventFormat.kind {
-            case .serverSentEvents: framing = .serverSentEvents(ServerSentEventParser(limit: stream.limit))
-            case .jsonLines: framing = .jsonLines
+            case .serverSentEvents: parser = ServerSentEventParser(limit: stream.limit)
+            case .jsonLines: parser = nil
             }
         }
 
         /// The last event id the server sent (server-sent events only).
         var lastEventID: String? {
-            if case .serverSentEvents(let parser) = framing { parser.lastEventID } else { nil }
+            parser?.lastEventID
         }
 
         /// The reconnection time the server asked for last (server-sent events only).
         var reconnectionTime: Duration? {
-            if case .serverSentEvents(let parser) = framing { parser.reconnectionTime } else { nil }
+            parser?.reconnectionTime
         }
 
         /// The next event, or nil once the server has ended the body.
@@ -95,7 +92,7 @@ public struct EventStream<E: EventStreamEndpoint>: AsyncSequence, Sendable {
                 } else if let chunk = try await nextChunk() {
                     lines.append(chunk)
                     continue
-                } else if let last = lines.finish(), case .jsonLines = framing {
+                } else if let last = lines.finish(), parser == nil {
                     line = last
                 } else {
                     // The body ended: an event without its closing blank line is dropped, as the standard says.
@@ -107,21 +104,18 @@ public struct EventStream<E: EventStreamEndpoint>: AsyncSequence, Sendable {
 
         /// One line through the format: an event, or nil when the line does not complete one.
         private mutating func frame(_ line: ArraySlice<UInt8>) throws(CourierError) -> StreamedEvent<Data>? {
-            switch framing {
-            case .serverSentEvents(var parser):
-                defer { framing = .serverSentEvents(parser) }
-                do {
-                    guard var event = try parser.consume(line) else { return nil }
-                    event.index = index
-                    return event
-                } catch {
-                    throw tooLarge("the data of event #\(index) grew past \(stream.limit) bytes")
-                }
-            case .jsonLines:
-                // Blank lines (and a CR before the LF) are not values.
+            guard parser != nil else {
+                // JSON Lines: blank lines (and a CR before the LF) are not values.
                 let trimmed = line.trimmingASCIIWhitespace()
                 guard !trimmed.isEmpty else { return nil }
                 return StreamedEvent(value: Data(trimmed), index: index)
+            }
+            do {
+                guard var event = try parser?.consume(line) else { return nil }
+                event.index = index
+                return event
+            } catch {
+                throw tooLarge("the data of event #\(index) grew past \(stream.limit) bytes")
             }
         }
 
