@@ -128,4 +128,65 @@ import Testing
             #expect(server.recordedRequests.count == 1, "a cancelled source does not reconnect")
         }
     }
+
+    @Test(arguments: TransportKind.allCases)
+    func theCallbackFaceHandsEventsOverOnTheQueueThenCompletesOnce(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/events") { request in
+                request.header("Last-Event-ID") == nil
+                    ? .text("retry: 1\n" + Self.event(1) + Self.event(2), contentType: "text/event-stream")
+                    : .status(204)
+            }
+            let queue = DispatchQueue(label: "events")
+            let ids = Locked<[Int]>([])
+            let completions = Locked<[Result<Void, CourierError>]>([])
+            let done = Level()
+            client.eventSource(for: Scores(), reconnection: Self.quick, queue: queue) { event in
+                dispatchPrecondition(condition: .onQueue(queue))
+                ids.withLock { $0.append(event.value.id) }
+            } completion: { result in
+                dispatchPrecondition(condition: .onQueue(queue))
+                completions.withLock { $0.append(result) }
+                done.open()
+            }
+            await done.wait()
+            #expect(ids.withLock { $0 } == [1, 2])
+            let results = completions.withLock { $0 }
+            #expect(results.count == 1)
+            #expect((try? results.first?.get()) != nil)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func cancellingTheCallbackFaceCompletesWithCancelledAndNoMoreEvents(kind: TransportKind) async throws {
+        let rest = Level()
+        defer { rest.open() }
+        try await withServer(kind) { server, client in
+            let first = Self.event(1)
+            server.route("GET", "/events", respond: .text(first + Self.event(2), contentType: "text/event-stream")
+                .with(fault: .paced(chunkSize: first.utf8.count) { chunk in if chunk >= 1 { await rest.wait() } }))
+            let queue = DispatchQueue(label: "events")
+            let ids = Locked<[Int]>([])
+            let completions = Locked<[CourierError.Kind?]>([])
+            let received = Level()
+            let done = Level()
+            let handle = client.eventSource(for: Scores(), reconnection: Self.quick, queue: queue) { event in
+                ids.withLock { $0.append(event.value.id) }
+                received.open()
+            } completion: { result in
+                if case .failure(let error) = result { completions.withLock { $0.append(error.kind) } } else { completions.withLock { $0.append(nil) } }
+                done.open()
+            }
+            await received.wait()
+            handle.cancel()
+            rest.open()
+            await done.wait()
+            // Let anything still queued run: nothing more may arrive.
+            await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+            try await Task.sleep(for: .milliseconds(50))
+            await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+            #expect(ids.withLock { $0 } == [1])
+            #expect(completions.withLock { $0 } == [.cancelled])
+        }
+    }
 }
