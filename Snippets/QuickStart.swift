@@ -109,5 +109,38 @@ for try await chunk in try await client.bytes(for: LiveScores()).value { parser.
 let downloaded = try Data(contentsOf: pdf.value)
 precondition(downloaded.count == report.count)
 precondition(parser.bytes == 8)
+
+struct Score: Codable, Sendable { var home: Int; var away: Int }
+struct Scores: EventStreamEndpoint {
+    typealias Event = Score
+    var path: EndpointPath { "/scores" }
+}
+struct Followers: Endpoint {
+    typealias Response = [User]
+    let userID: Int
+    var path: EndpointPath { "/users/\(userID)/followers" }
+}
+server.route("GET", "/scores") { request in
+    request.header("Last-Event-ID") == nil
+        ? .text("retry: 1\nid: 1\ndata: {\"home\": 2, \"away\": 1}\n\n", contentType: "text/event-stream")
+        : .status(204)
+}
+server.route("GET", "/users/42/followers") { request in
+    request.queryValue("page") == nil
+        ? .json(#"[{"id": 1, "name": "Grace"}]"#, headers: [MockHeader("Link", "</users/42/followers?page=2>; rel=\"next\"")])
+        : .json(#"[{"id": 2, "name": "Alan"}]"#)
+}
+nonisolated(unsafe) var shown: [String] = []
+func show(_ value: Score) { shown.append("\(value.home)-\(value.away)") }
+func show(_ value: User) { shown.append(value.name) }
+// snippet.show
+
+// snippet.streams
+for try await event in client.eventSource(for: Scores()) { show(event.value) }
+for try await user in client.pages(for: Followers(userID: 42)).items { show(user) }
+// snippet.end
+
+// snippet.hide
+precondition(shown == ["2-1", "Grace", "Alan"])
 try await server.shutdown()
 try? FileManager.default.removeItem(at: folder)

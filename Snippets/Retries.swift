@@ -22,17 +22,15 @@ struct Feed: Endpoint {
 }
 
 // snippet.idempotent
-// POST is retried only when the endpoint says sending it twice is harmless,
-// here because the server deduplicates on the idempotency key.
+// POST is retried only when the endpoint opts into an `Idempotency-Key`: one value for
+// every attempt of a call, so a server that implements the IETF draft acts once.
 struct Pay: Endpoint {
     typealias Response = JSON
     var amount: Int
-    var key = UUID()
     var method: HTTPRequest.Method { .post }
     var path: EndpointPath { "/payments" }
     var parameters: Parameters { ["amount": amount] }
-    var headers: HTTPFields { [HTTPField.Name("Idempotency-Key")!: key.uuidString] }
-    var isIdempotent: Bool { true }
+    var idempotencyKey: IdempotencyKey? { .generated }   // or .custom(yourOwnKey)
 }
 // snippet.end
 

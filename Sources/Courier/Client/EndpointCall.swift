@@ -20,6 +20,9 @@ struct EndpointCall: Sendable {
     @usableFromInline var timeout: Duration?
     @usableFromInline var isIdempotent: Bool
     @usableFromInline var requiresAuthentication: Bool
+    /// A path and query relative to the base URL, already encoded, sent instead of ``path``, ``query``
+    /// and query-placed ``parameters`` (the next page a server linked to).
+    @usableFromInline var target: String? = nil
 
     /// Reads an endpoint's values.
     @inlinable
@@ -35,5 +38,6 @@ struct EndpointCall: Sendable {
         timeout = endpoint.timeout
         isIdempotent = endpoint.isIdempotent
         requiresAuthentication = endpoint.requiresAuthentication
+        if let key = endpoint.idempotencyKey { add(key) }
     }
 }

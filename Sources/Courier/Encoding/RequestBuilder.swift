@@ -74,6 +74,7 @@ extension Client {
 
         var target = path.encoded.isEmpty ? "/" : path.encoded
         if !queryItems.isEmpty { target += "?" + encodeQuery(queryItems) }
+        if let linked = endpoint.target { target = linked }
 
         var fields = configuration.defaultHeaders
         let endpointFields = endpoint.headers

@@ -43,6 +43,9 @@ public protocol Endpoint<Response>: Sendable {
     var isIdempotent: Bool { get }
     /// Whether the client's credentials are added to this request; defaults to true.
     var requiresAuthentication: Bool { get }
+    /// An `Idempotency-Key` sent with the request, the same on every attempt of a call, which lets a
+    /// retry policy retry a POST or PATCH (see ``IdempotencyKey``); defaults to nil (none).
+    var idempotencyKey: IdempotencyKey? { get }
 
     /// Turns a successful response body into ``Response``.
     func decode(_ body: Data, context: DecodingContext) throws -> Response
@@ -69,6 +72,8 @@ extension Endpoint {
     public var isIdempotent: Bool { method.isIdempotent }
     /// True.
     public var requiresAuthentication: Bool { true }
+    /// Nil: no `Idempotency-Key`.
+    public var idempotencyKey: IdempotencyKey? { nil }
 }
 
 extension Endpoint where Response: Decodable {

@@ -52,6 +52,9 @@ public struct CourierError: Error, Sendable {
         /// A redirect could not be followed: a loop, too many hops, a missing or unusable
         /// `Location`, or a request body that could be sent only once.
         public static let redirect = Kind("redirect")
+        /// The next page of a collection could not be followed: its link led to another origin or
+        /// outside the client's base URL, or the links came round to a page already seen.
+        public static let pagination = Kind("pagination")
         /// The server's certificate was not trusted: its chain didn't lead to a trusted root, it
         /// didn't name the host, it had expired, or none of its certificates matched the host's pins
         /// (see ``ServerTrust``). Never retried.

@@ -4,9 +4,9 @@ import HTTPTypes
 ///
 /// A request is retried only when all of these hold:
 /// - **Its method is safe to repeat.** ``retryableMethods`` lists the methods RFC 9110 §9.2.2 defines
-///   as idempotent; a POST or PATCH is retried only when its endpoint opts in with
-///   ``Endpoint/isIdempotent`` (e.g. it carries an idempotency key), and any endpoint that declares
-///   itself not idempotent is never retried.
+///   as idempotent; a POST or PATCH is retried only when its endpoint opts in with an
+///   ``Endpoint/idempotencyKey`` (the same `Idempotency-Key` on every attempt) or declares
+///   ``Endpoint/isIdempotent``, and any other endpoint that declares itself not idempotent is never retried.
 /// - **The failure is likely to be temporary:** a status in ``retryableStatuses`` or an error kind in
 ///   ``retryableErrorKinds``. A cancelled call is never retried.
 /// - **The budget allows it:** fewer than ``maximumAttempts`` attempts so far, and the wait would end

@@ -1,0 +1,48 @@
+import Dispatch
+
+extension Client {
+    /// Reads server-sent events that reconnect (see ``eventSource(for:reconnection:)``) and hands each
+    /// event to `onEvent` on `queue`, then calls `completion` once there.
+    ///
+    /// The next event is read only once `onEvent` has returned for the one before, so a slow handler
+    /// slows the stream instead of queueing events in memory. `completion` gets success when the server
+    /// answers 204, or the error that ended the stream; after ``CallHandle/cancel()`` no event is handed
+    /// over and `completion` gets ``CourierError/Kind/cancelled`` at once.
+    /// - Returns: A handle that stops the stream.
+    @discardableResult
+    public func eventSource<E: EventStreamEndpoint>(
+        for endpoint: E,
+        reconnection: EventStreamReconnection = EventStreamReconnection(),
+        queue: DispatchQueue = Client.defaultCompletionQueue,
+        onEvent: @escaping @Sendable (StreamedEvent<E.Event>) -> Void,
+        completion: @escaping @Sendable (Result<Void, CourierError>) -> Void
+    ) -> CallHandle {
+        let handle = CallHandle()
+        let source = eventSource(for: endpoint, reconnection: reconnection)
+        let task = Task {
+            let result: Result<Void, CourierError>
+            do throws(CourierError) {
+                for try await event in source {
+                    await withCheckedContinuation { (delivered: CheckedContinuation<Void, Never>) in
+                        queue.async {
+                            if !handle.isFinished { onEvent(event) }
+                            delivered.resume()
+                        }
+                    }
+                }
+                result = .success(())
+            } catch {
+                result = .failure(error)
+            }
+            if handle.claimDelivery() { queue.async { completion(result) } }
+        }
+        let operationName = endpoint.operationName
+        handle.attach(task) {
+            var cancelled = CourierError(.cancelled, detail: "The event source was cancelled")
+            cancelled.endpoint = operationName
+            let error = cancelled
+            queue.async { completion(.failure(error)) }
+        }
+        return handle
+    }
+}

@@ -1,0 +1,139 @@
+/// Server-sent events that reconnect, like a browser's `EventSource`: an `AsyncSequence` of decoded
+/// events that outlives a cut connection.
+///
+/// Made by ``Client/eventSource(for:reconnection:)``. It connects when first iterated. When the
+/// connection is cut, times out or ends, it waits (the server's last `retry` time, or a backoff; see
+/// ``EventStreamReconnection``) and sends the request again with `Last-Event-ID` set to the last event
+/// id it received, so the server can resume after it. It stops:
+/// - when the server answers `204 No Content` (the stream ends normally);
+/// - on an error status that is not retryable, an event that does not decode, or an event too large
+///   (the stream fails with that ``CourierError``);
+/// - after too many failed connections in a row (``EventStreamReconnection/maximumAttempts``);
+/// - when the task that iterates it is cancelled (``CourierError/Kind/cancelled``).
+public struct EventSource<E: EventStreamEndpoint>: AsyncSequence, Sendable {
+    /// An event with its decoded value.
+    public typealias Element = StreamedEvent<E.Event>
+    /// Every failure is a ``CourierError``.
+    public typealias Failure = CourierError
+
+    let client: Client
+    let endpoint: E
+    let reconnection: EventStreamReconnection
+
+    /// Creates the iterator; each iterator connects on its own.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(source: self)
+    }
+
+    /// Connects, reads events, and reconnects after a cut.
+    public struct Iterator: AsyncIteratorProtocol {
+        private let source: EventSource
+        private var events: EventStream<ResumedEventStreamEndpoint<E>>.Iterator?
+        /// The last event id received, sent as `Last-Event-ID` on reconnecting.
+        private var lastEventID: String?
+        /// The reconnection time the server asked for last.
+        private var serverDelay: Duration?
+        /// Connections in a row that failed before an event arrived.
+        private var failures = 0
+        private var connections = 0
+        private var isFinished = false
+
+        init(source: EventSource) {
+            self.source = source
+        }
+
+        /// The next event, after reconnecting as often as needed; nil once the server answers 204.
+        /// - Throws: ``CourierError``: see ``EventSource`` for when it stops.
+        public mutating func next() async throws(CourierError) -> StreamedEvent<E.Event>? {
+            while !isFinished {
+                if Task.isCancelled { throw finish(CourierError(.cancelled, detail: "The event source was cancelled")) }
+                guard var current = events else {
+                    try await connect()
+                    continue
+                }
+                do {
+                    let event = try await current.next()
+                    lastEventID = current.lastEventID ?? lastEventID
+                    serverDelay = current.reconnectionTime ?? serverDelay
+                    if let event {
+                        events = current
+                        failures = 0
+                        return event
+                    }
+                    // The server ended the body: connect again, as an event source does.
+                    events = nil
+                } catch {
+                    lastEventID = current.lastEventID ?? lastEventID
+                    serverDelay = current.reconnectionTime ?? serverDelay
+                    events = nil
+                    guard source.reconnection.isRetryable(error) else { throw finish(error) }
+                    try noteFailure(error)
+                }
+            }
+            return nil
+        }
+
+        /// Waits if this is a reconnection, then sends the request.
+        private mutating func connect() async throws(CourierError) {
+            if connections > 0 {
+                let delay = source.reconnection.delay(afterFailures: Swift.max(failures, 1), serverAsked: serverDelay)
+                do {
+                    try await source.reconnection.clock.sleep(for: delay)
+                } catch {
+                    throw finish(CourierError(.cancelled, detail: "The event source was cancelled while waiting to reconnect"))
+                }
+            }
+            connections += 1
+            do {
+                let response = try await source.client.events(for: ResumedEventStreamEndpoint(base: source.endpoint, lastEventID: lastEventID))
+                if response.status == .noContent {
+                    isFinished = true
+                    return
+                }
+                events = response.value.makeAsyncIterator()
+            } catch {
+                guard source.reconnection.isRetryable(error) else { throw finish(error) }
+                try noteFailure(error)
+            }
+        }
+
+        /// Counts a failed connection; the last one allowed ends the stream with its error.
+        private mutating func noteFailure(_ error: CourierError) throws(CourierError) {
+            failures += 1
+            if let maximum = source.reconnection.maximumAttempts, failures >= maximum {
+                var error = error
+                error.detail += " (gave up after \(failures) failed connections in a row)"
+                throw finish(error)
+            }
+        }
+
+        private mutating func finish(_ error: CourierError) -> CourierError {
+            isFinished = true
+            events = nil
+            return error
+        }
+    }
+}
+
+@available(*, unavailable)
+extension EventSource.Iterator: Sendable {}
+
+extension Client {
+    /// Server-sent events that reconnect after a cut connection, resuming with `Last-Event-ID`, until
+    /// the server answers 204, an error can't be retried, or the task is cancelled (see ``EventSource``).
+    ///
+    /// ```swift
+    /// for try await event in client.eventSource(for: LiveScores(match: 7)) {
+    ///     show(event.value)
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - endpoint: The event stream endpoint, sent again on each reconnection with `Last-Event-ID`.
+    ///   - reconnection: When to reconnect and when to give up.
+    /// - Returns: The events, not yet connected.
+    public func eventSource<E: EventStreamEndpoint>(
+        for endpoint: E, reconnection: EventStreamReconnection = EventStreamReconnection()
+    ) -> EventSource<E> {
+        EventSource(client: self, endpoint: endpoint, reconnection: reconnection)
+    }
+}

@@ -1,0 +1,59 @@
+/// When an ``EventSource`` connects again after its connection was cut, and when it gives up.
+///
+/// It waits the reconnection time the server last sent in a `retry` field, or else ``initialDelay``;
+/// each further failure without an event in between doubles the wait, up to ``maximumDelay``.
+/// After ``maximumAttempts`` such failures in a row the last error ends the stream.
+public struct EventStreamReconnection: Sendable {
+    /// The wait before reconnecting when the server sent no `retry` field.
+    public var initialDelay: Duration
+    /// The longest wait between two attempts.
+    public var maximumDelay: Duration
+    /// How many connections in a row may fail without an event before the stream fails; nil for no limit.
+    public var maximumAttempts: Int?
+    /// The statuses that are worth connecting again for; any other error status ends the stream.
+    public var retryableStatuses: Set<Int>
+    /// What the waits are measured on: a `ManualClock` in tests.
+    public var clock: any Clock<Duration>
+
+    /// Creates a reconnection policy.
+    /// - Parameters:
+    ///   - initialDelay: The wait when the server sent no `retry` field; 3 s, as browsers wait.
+    ///   - maximumDelay: The longest wait between two attempts.
+    ///   - maximumAttempts: How many failed connections in a row end the stream; nil for no limit.
+    ///   - retryableStatuses: The error statuses worth connecting again for.
+    ///   - clock: The clock the waits are measured on.
+    public init(
+        initialDelay: Duration = .seconds(3),
+        maximumDelay: Duration = .seconds(60),
+        maximumAttempts: Int? = 10,
+        retryableStatuses: Set<Int> = RetryPolicy.temporaryStatuses,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.initialDelay = initialDelay
+        self.maximumDelay = maximumDelay
+        self.maximumAttempts = maximumAttempts
+        self.retryableStatuses = retryableStatuses
+        self.clock = clock
+    }
+
+    /// Whether a failure is worth connecting again for: a lost, refused or timed-out connection, or a
+    /// retryable status.
+    func isRetryable(_ error: CourierError) -> Bool {
+        if RetryPolicy.temporaryErrorKinds.contains(error.kind) { return true }
+        // A stream cut after a 200 keeps that status as evidence: only an error status decides here.
+        guard let status = error.status, status.kind != .successful else { return false }
+        return retryableStatuses.contains(status.code)
+    }
+
+    /// The wait before attempt `failures + 1` after `failures` failed connections in a row.
+    func delay(afterFailures failures: Int, serverAsked: Duration?) -> Duration {
+        let base = serverAsked ?? initialDelay
+        guard failures > 1 else { return min(base, maximumDelay) }
+        var delay = base
+        for _ in 1..<min(failures, 32) {
+            delay *= 2
+            if delay >= maximumDelay { return maximumDelay }
+        }
+        return delay
+    }
+}

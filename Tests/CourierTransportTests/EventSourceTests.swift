@@ -1,0 +1,192 @@
+import Courier
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import Testing
+
+/// Server-sent events that reconnect with `Last-Event-ID`, over both transports.
+@Suite struct EventSourceTests {
+    private struct Scores: EventStreamEndpoint {
+        typealias Event = Item
+        var path: EndpointPath { "/events" }
+    }
+
+    private static let quick = EventStreamReconnection(initialDelay: .milliseconds(1), maximumDelay: .milliseconds(5), maximumAttempts: 3)
+
+    private static func event(_ id: Int) -> String {
+        "id: \(id)\ndata: {\"id\":\(id),\"title\":\"event \(id)\"}\n\n"
+    }
+
+    private func lastEventIDs(_ server: MockServer) -> [String?] {
+        server.recordedRequests.map { $0.header("Last-Event-ID") }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func anEndedStreamReconnectsWithTheLastEventIDUntil204(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/events") { request in
+                switch request.header("Last-Event-ID") {
+                case nil: .text("retry: 1\n" + Self.event(1) + Self.event(2), contentType: "text/event-stream")
+                case "2": .text(Self.event(3), contentType: "text/event-stream")
+                default: .status(204)
+                }
+            }
+            var ids: [Int] = []
+            for try await event in client.eventSource(for: Scores(), reconnection: Self.quick) { ids.append(event.value.id) }
+            #expect(ids == [1, 2, 3])
+            #expect(lastEventIDs(server) == [nil, "2", "3"])
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aCutConnectionResumesAfterTheLastEvent(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            let sent = "retry: 1\n" + Self.event(1) + Self.event(2)
+            server.route("GET", "/events") { request in
+                switch request.header("Last-Event-ID") {
+                case nil:
+                    .text(sent + "id: 3\ndata: {\"id\":3,", contentType: "text/event-stream")
+                        .with(fault: .closeMidBody(afterBytes: sent.utf8.count + 10))
+                case "2": .text(Self.event(3), contentType: "text/event-stream")
+                default: .status(204)
+                }
+            }
+            var ids: [Int] = []
+            for try await event in client.eventSource(for: Scores(), reconnection: Self.quick) { ids.append(event.value.id) }
+            #expect(ids == [1, 2, 3], "the cut event 3 is received once, after the reconnection")
+            #expect(lastEventIDs(server) == [nil, "2", "3"])
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aStatusThatCannotBeRetriedEndsTheStream(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/events") { request in
+                request.header("Last-Event-ID") == nil
+                    ? .text("retry: 1\n" + Self.event(1), contentType: "text/event-stream")
+                    : .json("{\"message\":\"stream is gone\"}", status: 404)
+            }
+            var ids: [Int] = []
+            let error = await #expect(throws: CourierError.self) {
+                for try await event in client.eventSource(for: Scores(), reconnection: Self.quick) { ids.append(event.value.id) }
+            }
+            #expect(ids == [1])
+            #expect(error?.status == .notFound)
+            #expect(server.recordedRequests.count == 2)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func failedReconnectionsInARowEndTheStream(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/events") { request in
+                request.header("Last-Event-ID") == nil ? .text(Self.event(1), contentType: "text/event-stream") : .status(503)
+            }
+            var ids: [Int] = []
+            let error = await #expect(throws: CourierError.self) {
+                for try await event in client.eventSource(for: Scores(), reconnection: Self.quick) { ids.append(event.value.id) }
+            }
+            #expect(ids == [1])
+            #expect(error?.status == .serviceUnavailable)
+            #expect(error?.detail.contains("gave up after 3") == true)
+            #expect(server.recordedRequests.count == 4)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func aMalformedEventIsNotRetried(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/events", respond: .text(Self.event(1) + "data: nope\n\n", contentType: "text/event-stream"))
+            let error = await #expect(throws: CourierError.self) {
+                for try await _ in client.eventSource(for: Scores(), reconnection: Self.quick) {}
+            }
+            #expect(error?.kind == .decodingFailed)
+            #expect(server.recordedRequests.count == 1)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func cancellingTheReaderStopsTheSource(kind: TransportKind) async throws {
+        let rest = Level()
+        defer { rest.open() }
+        try await withServer(kind) { server, client in
+            let first = Self.event(1)
+            server.route("GET", "/events", respond: .text(first + Self.event(2), contentType: "text/event-stream")
+                .with(fault: .paced(chunkSize: first.utf8.count) { chunk in if chunk >= 1 { await rest.wait() } }))
+            let received = Level()
+            let reader = Task {
+                var count = 0
+                for try await _ in client.eventSource(for: Scores(), reconnection: Self.quick) {
+                    count += 1
+                    received.raise(to: count)
+                }
+            }
+            await received.wait(until: 1)
+            reader.cancel()
+            let error = await #expect(throws: CourierError.self) { try await reader.value }
+            #expect(error?.kind == .cancelled)
+            #expect(server.recordedRequests.count == 1, "a cancelled source does not reconnect")
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func theCallbackFaceHandsEventsOverOnTheQueueThenCompletesOnce(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/events") { request in
+                request.header("Last-Event-ID") == nil
+                    ? .text("retry: 1\n" + Self.event(1) + Self.event(2), contentType: "text/event-stream")
+                    : .status(204)
+            }
+            let queue = DispatchQueue(label: "events")
+            let ids = Locked<[Int]>([])
+            let completions = Locked<[Result<Void, CourierError>]>([])
+            let done = Level()
+            client.eventSource(for: Scores(), reconnection: Self.quick, queue: queue) { event in
+                dispatchPrecondition(condition: .onQueue(queue))
+                ids.withLock { $0.append(event.value.id) }
+            } completion: { result in
+                dispatchPrecondition(condition: .onQueue(queue))
+                completions.withLock { $0.append(result) }
+                done.open()
+            }
+            await done.wait()
+            #expect(ids.withLock { $0 } == [1, 2])
+            let results = completions.withLock { $0 }
+            #expect(results.count == 1)
+            #expect((try? results.first?.get()) != nil)
+        }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func cancellingTheCallbackFaceCompletesWithCancelledAndNoMoreEvents(kind: TransportKind) async throws {
+        let rest = Level()
+        defer { rest.open() }
+        try await withServer(kind) { server, client in
+            let first = Self.event(1)
+            server.route("GET", "/events", respond: .text(first + Self.event(2), contentType: "text/event-stream")
+                .with(fault: .paced(chunkSize: first.utf8.count) { chunk in if chunk >= 1 { await rest.wait() } }))
+            let queue = DispatchQueue(label: "events")
+            let ids = Locked<[Int]>([])
+            let completions = Locked<[CourierError.Kind?]>([])
+            let received = Level()
+            let done = Level()
+            let handle = client.eventSource(for: Scores(), reconnection: Self.quick, queue: queue) { event in
+                ids.withLock { $0.append(event.value.id) }
+                received.open()
+            } completion: { result in
+                if case .failure(let error) = result { completions.withLock { $0.append(error.kind) } } else { completions.withLock { $0.append(nil) } }
+                done.open()
+            }
+            await received.wait()
+            handle.cancel()
+            rest.open()
+            await done.wait()
+            // Let anything still queued run: nothing more may arrive.
+            await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+            try await Task.sleep(for: .milliseconds(50))
+            await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+            #expect(ids.withLock { $0 } == [1])
+            #expect(completions.withLock { $0 } == [.cancelled])
+        }
+    }
+}
