@@ -175,11 +175,13 @@ import Testing
     }
 
     /// The endpoint's timeout applies between events: a server silent for longer fails the stream.
+    /// The first event must come within the timeout: 10 s, not 2, so a test process starved beside
+    /// the rest of the suite (2 s once, over both transports at once) still gets it.
     @Test(arguments: TransportKind.allCases)
     func aSilenceLongerThanTheTimeoutFailsTheStream(kind: TransportKind) async throws {
         let rest = Level()
         defer { rest.open() }
-        try await withServer(kind, configure: { $0.timeout = .seconds(2) }) { server, client in
+        try await withServer(kind, configure: { $0.timeout = .seconds(10) }) { server, client in
             let event = "data: {\"id\":1,\"title\":\"one\"}\n\n"
             server.route("GET", "/events", respond: .text(event + event, contentType: "text/event-stream")
                 .with(fault: .paced(chunkSize: event.utf8.count) { chunk in if chunk >= 1 { await rest.wait() } }))
