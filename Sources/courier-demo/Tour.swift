@@ -53,10 +53,12 @@ struct Tour {
         try await retry(client)
         try await tokenRefresh(client, authClient)
         try await transfers(client, in: workDir)
+        try await liveScores(client)
+        try await postPages(client)
         try printTimings(timingLog)
-        Narrator.step(13, "Metrics the tour recorded, in Prometheus text format (swift-metrics → swift-prometheus)")
+        Narrator.step(15, "Metrics the tour recorded, in Prometheus text format (swift-metrics → swift-prometheus)")
         report.printMetrics()
-        Narrator.step(14, "The spans of the retried call (step 9): one call span, a child span per network attempt")
+        Narrator.step(16, "The spans of the retried call (step 9): one call span, a child span per network attempt")
         report.printSpans(of: "/flaky")
         print("\nTour complete.")
     }
@@ -198,7 +200,7 @@ struct Tour {
     }
 
     private func printTimings(_ file: URL) throws {
-        Narrator.step(12, "The timing log: one line per request (time, method, endpoint, status, ms, bytes, source)")
+        Narrator.step(14, "The timing log: one line per request (time, method, endpoint, status, ms, bytes, source)")
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
         for line in lines.suffix(6) { Narrator.say(String(line)) }
         Narrator.say("(\(lines.count) lines in all)")

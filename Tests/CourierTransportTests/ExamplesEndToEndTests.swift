@@ -93,3 +93,42 @@ extension Empty {
     /// An ad-hoc endpoint returning nothing.
     static func endpoint(_ method: HTTPRequest.Method, _ path: EndpointPath) -> AdHoc { AdHoc(method: method, path: path) }
 }
+
+/// The sample API's live and paged routes, as the demo tour uses them.
+extension ExamplesEndToEndTests {
+    struct LiveScores: EventStreamEndpoint {
+        typealias Event = SampleScore
+        var path: EndpointPath { "/live/scores" }
+    }
+
+    struct Posts: Endpoint {
+        typealias Response = [SamplePost]
+        var path: EndpointPath { "/posts" }
+    }
+
+    /// The sample API's live score: the first connection is cut after three goals, the event source
+    /// resumes after the third with `Last-Event-ID`, and the `204` after the last goal ends it.
+    @Test(arguments: TransportKind.allCases)
+    func theLiveScoreIsCutOnceResumedAndEnds(kind: TransportKind) async throws {
+        let api = try await SampleSocialAPI.start()
+        defer { Task { try? await api.shutdown() } }
+        let client = Client(baseURL: api.baseURL, transport: kind.make())
+        var goals: [SampleScore] = []
+        for try await event in client.eventSource(for: LiveScores()) { goals.append(event.value) }
+        #expect(goals.map(\.minute) == [12, 27, 45, 61, 78, 90])
+        #expect(goals.last.map { [$0.home, $0.away] } == [3, 3])
+        let resumedAfter = api.server.recordedRequests.filter { $0.path == "/live/scores" }.map { $0.header("Last-Event-ID") }
+        #expect(resumedAfter == [nil, "3", "6"])
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func thePostsAreWalkedByTheirLinks(kind: TransportKind) async throws {
+        let api = try await SampleSocialAPI.start()
+        defer { Task { try? await api.shutdown() } }
+        let client = Client(baseURL: api.baseURL, transport: kind.make())
+        var posts: [SamplePost] = []
+        for try await post in client.pages(for: Posts()).items { posts.append(post) }
+        #expect(posts.map(\.id) == Array(1...12))
+        #expect(api.server.recordedRequests.map(\.target) == ["/posts", "/posts?page=2", "/posts?page=3"])
+    }
+}

@@ -2,8 +2,8 @@ import Courier
 import CourierTesting
 import Foundation
 
-/// The sample API's live and paged routes: `GET /live/scores` (server-sent events) and `GET /posts`
-/// (pages linked with `Link: <…>; rel="next"`).
+/// The sample API's live and paged routes: `GET /live/scores` (server-sent events, `204` once a
+/// client has them all) and `GET /posts` (pages linked with `Link: <…>; rel="next"`).
 extension SampleSocialAPI {
     func installStreamRoutes() {
         // The first connection of the server's life is cut after three events, so a client shows
@@ -12,6 +12,8 @@ extension SampleSocialAPI {
         server.route("GET", "/live/scores") { request in
             let after = request.header("Last-Event-ID").flatMap(Int.init) ?? 0
             let events = Self.scoreEvents.filter { $0.id > after }
+            // The match is over: 204 tells an EventSource not to come back.
+            guard !events.isEmpty else { return .status(204) }
             let text = "retry: 200\n\n" + events.map(\.text).joined()
             let response = MockResponse.text(text, contentType: "text/event-stream", headers: [MockHeader("Cache-Control", "no-store")])
             let cut = cutOnce.withLock { first in

@@ -12,7 +12,7 @@ import HTTPTypes
 /// `GET /flaky` (503 twice with `Retry-After`, then 200), `POST /photos` (a multipart upload; answers
 /// the parts it found) and `GET /packs/offline.bin` (4 MiB with ranges and an ETag, dripped; the
 /// first answer is cut halfway), `GET /live/scores` (server-sent events; the first connection is
-/// cut after three, `Last-Event-ID` resumes) and `GET /posts?page=` (three pages linked with
+/// cut after three, `Last-Event-ID` resumes, `204` after the last) and `GET /posts?page=` (three pages linked with
 /// `Link: <…>; rel="next"`).
 public final class SampleSocialAPI: Sendable {
     /// The server the API runs on.
