@@ -14,6 +14,8 @@ let fuzzers: [(name: String, library: String)] = [
     ("PathQueryFuzzer", "Courier"),
     ("RedirectLocationFuzzer", "Courier"),
     ("ContentRangeFuzzer", "Courier"),
+    ("EventStreamFuzzer", "Courier"),
+    ("LinkHeaderFuzzer", "Courier"),
 ]
 
 let package = Package(
