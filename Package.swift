@@ -134,7 +134,8 @@ let package = Package(
         .testTarget(
             name: "CourierTransportTests",
             dependencies: [
-                "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierTesting", "CourierExamples", "CourierTestSupport",
+                "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierCombine", "CourierTesting", "CourierExamples",
+                "CourierTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),

@@ -6,7 +6,9 @@ import Combine
 import OpenCombine
 #endif
 
-/// Delivers a stream's values to one subscriber, honouring its demand.
+/// Delivers a stream's values to one subscriber, honouring its demand: the stream is read only
+/// while the subscriber wants more than is buffered, so a slow subscriber holds an endless stream
+/// (server-sent events) back instead of a growing buffer.
 // @unchecked: the subscriber (not Sendable in Combine's API) and every mutable field live in
 // `state`, read and written only under its lock; the subscriber is called outside the lock, one
 // delivery at a time (`delivering` guards re-entrance from within `receive(_:)`).
@@ -19,6 +21,11 @@ where S.Failure == CourierError, S.Input: Sendable {
         var completion: Subscribers.Completion<CourierError>?
         var task: Task<Void, Never>?
         var delivering = false
+        /// The reading task, waiting for the subscriber to want more (see ``wanted()``).
+        var waitingReader: CheckedContinuation<Void, Never>?
+
+        /// Whether the reader may read on: the subscriber wants more than is buffered, or is gone.
+        var readerMayRead: Bool { subscriber == nil || demand > buffer.count }
     }
 
     private enum Step {
@@ -42,6 +49,7 @@ where S.Failure == CourierError, S.Input: Sendable {
         }
         if start { startStream() }
         drain()
+        wakeReader()
     }
 
     func cancel() {
@@ -51,6 +59,28 @@ where S.Failure == CourierError, S.Input: Sendable {
             return state.task
         }
         task?.cancel()
+        wakeReader()
+    }
+
+    func wanted() async {
+        await withCheckedContinuation { continuation in
+            let mayRead = state.withLock { state -> Bool in
+                if state.readerMayRead { return true }
+                state.waitingReader = continuation
+                return false
+            }
+            if mayRead { continuation.resume() }
+        }
+    }
+
+    /// Lets a waiting reader read on once the subscriber wants more.
+    private func wakeReader() {
+        let reader = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard state.readerMayRead else { return nil }
+            defer { state.waitingReader = nil }
+            return state.waitingReader
+        }
+        reader?.resume()
     }
 
     private func startStream() {
@@ -91,6 +121,7 @@ where S.Failure == CourierError, S.Input: Sendable {
                     $0.demand += more
                     $0.delivering = false
                 }
+                wakeReader()
             case .complete(let subscriber, let completion):
                 subscriber.receive(completion: completion)
                 return
@@ -107,12 +138,17 @@ enum StreamEvent<Value: Sendable>: Sendable {
     case end(Subscribers.Completion<CourierError>)
 }
 
-/// Reads a stream in a task and reports each event; kept out of the generic subscription so the
-/// task captures nothing but Sendable values.
+/// Reads a stream in a task, a value at a time as the sink wants them, and reports each event;
+/// kept out of the generic subscription so the task captures nothing but Sendable values.
 func pump<Value: Sendable>(_ stream: AsyncThrowingStream<Value, any Error>, to sink: any StreamSink<Value>) -> Task<Void, Never> {
     Task { [weak sink] in
         do {
-            for try await value in stream { sink?.handle(.value(value)) }
+            var values = stream.makeAsyncIterator()
+            while true {
+                await sink?.wanted()
+                guard let value = try await values.next() else { break }
+                sink?.handle(.value(value))
+            }
             sink?.handle(.end(.finished))
         } catch {
             sink?.handle(.end(.failure(CourierError.from(transportError: error))))
@@ -124,4 +160,6 @@ func pump<Value: Sendable>(_ stream: AsyncThrowingStream<Value, any Error>, to s
 protocol StreamSink<Value>: AnyObject, Sendable {
     associatedtype Value: Sendable
     func handle(_ event: StreamEvent<Value>)
+    /// Returns once the subscriber wants another value (or is gone).
+    func wanted() async
 }
