@@ -105,6 +105,43 @@ import Testing
         }
     }
 
+    /// The wait before reconnecting is the server's `retry`, not the source's own delay, on the
+    /// source's clock: a test clock shows the wait and holds the reconnection until it is over.
+    @Test(arguments: TransportKind.allCases)
+    func theServersRetryIsTheWaitBeforeReconnecting(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/events") { request in
+                request.header("Last-Event-ID") == nil ? .text("retry: 4000\n" + Self.event(1), contentType: "text/event-stream") : .status(204)
+            }
+            let clock = ManualClock()
+            let reconnection = EventStreamReconnection(initialDelay: .milliseconds(1), maximumDelay: .seconds(60), maximumAttempts: 3, clock: clock)
+            let received = Level()
+            let reader = Task {
+                var ids: [Int] = []
+                for try await event in client.eventSource(for: Scores(), reconnection: reconnection) {
+                    ids.append(event.value.id)
+                    received.raise(to: ids.count)
+                }
+                return ids
+            }
+            #expect(await received.wait(until: 1, within: .seconds(60)))
+            for _ in 0..<12_000 where clock.pendingDeadlines.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(clock.sleeps == [.seconds(4)])
+            clock.advance(by: .milliseconds(3999))
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(server.recordedRequests.count == 1, "still waiting")
+            clock.advance(by: .milliseconds(1))
+            // A wrong, longer wait would hold the reader on the test clock for good: end it instead.
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(60))
+                reader.cancel()
+            }
+            defer { watchdog.cancel() }
+            #expect(try await reader.value == [1])
+            #expect(lastEventIDs(server) == [nil, "1"])
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func cancellingTheReaderStopsTheSource(kind: TransportKind) async throws {
         let rest = Level()
