@@ -4,7 +4,7 @@ import OpenAPIRuntime
 /// An `HTTPBody` as the `InputStream` FoundationNetworking's URLSession (Linux) reads a streamed
 /// request body from; Apple's URLSession gets a ``BoundBodyStream`` instead.
 ///
-/// FoundationNetworking only opens, reads and closes it, synchronously, on its own thread; a task on ``BodyThread`` reads the body ahead
+/// FoundationNetworking only opens, reads and closes it, synchronously, on its own thread; a task on ``ThreadExecutor/bodyReader`` reads the body ahead
 /// of it into a small buffer (at most ``ReadAhead/limit`` bytes), so a read waits only when the body
 /// itself is slower than the network. Only bodies that need nothing else to run (files, forms,
 /// bytes) are streamed this way: see ``URLSessionTransport``. A body that fails (a file that shrank) ends the stream with an error,

@@ -32,7 +32,7 @@ final class ReadAhead: @unchecked Sendable {
         guard starts else { return }
         let producer: Task<Void, Never>
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
-            producer = Task(executorPreference: BodyThread.shared) { [self] in await produce(body) }
+            producer = Task(executorPreference: ThreadExecutor.bodyReader) { [self] in await produce(body) }
         } else {
             producer = Task { await produce(body) }
         }

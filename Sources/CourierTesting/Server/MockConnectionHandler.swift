@@ -84,7 +84,7 @@ final class MockConnectionHandler: ChannelInboundHandler {
         let core = self.core
         let loop = context.eventLoop
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
-        Task {
+        MockServerCore.serve {
             let response = await core.response(for: request)
             core.execute(on: loop) {
                 bound.value.handler.send(response, exchange, context: bound.value.context)
@@ -167,7 +167,7 @@ final class MockConnectionHandler: ChannelInboundHandler {
         let core = self.core
         let loop = context.eventLoop
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
-        Task {
+        MockServerCore.serve {
             await gate.before(index)
             core.execute(on: loop) {
                 let (handler, context) = bound.value

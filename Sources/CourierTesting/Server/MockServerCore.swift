@@ -1,3 +1,4 @@
+import Courier
 import NIOConcurrencyHelpers
 import NIOCore
 
@@ -104,6 +105,20 @@ final class MockServerCore: Sendable {
     ///
     /// The check and the enqueue happen under the lock that ``beginShutdown()`` takes, so any
     /// task enqueued here is queued before the event loop group starts shutting down.
+    /// Runs a route's handler or a test's gate on the servers' own thread: a test process keeps
+    /// Swift's shared pool busy (two threads on a 2-core machine, held for seconds by a burst of
+    /// tests), and a server that waited for it would miss the timeouts its tests measure.
+    static func serve(_ work: @escaping @Sendable () async -> Void) {
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+            Task(executorPreference: serverThread) { await work() }
+        } else {
+            Task { await work() }
+        }
+    }
+
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+    private static let serverThread = ThreadExecutor(name: "CourierTesting server")
+
     func execute(on loop: any EventLoop, _ body: @escaping @Sendable () -> Void) {
         state.withLockedValue { state in
             if case .shutDown = state.listener { return }
