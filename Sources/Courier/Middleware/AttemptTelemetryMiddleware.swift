@@ -34,7 +34,7 @@ public struct AttemptTelemetryMiddleware: ClientMiddleware {
         let labels = CallLabels(request: request, baseURL: baseURL, operationID: operationID, context: context)
         let span = telemetry.startClientSpan(labels)
         defer { span.end() }
-        span.attributes["http.request.resend_count"] = AttemptCounter.current?.next() ?? 0
+        span.attributes["http.request.resend_count"] = ServiceContext.current?.attemptCounter?.next() ?? 0
         let traced = telemetry.injecting(span, into: request)
         do {
             let (response, responseBody) = try await ServiceContext.withValue(span.context) { try await next(traced, body, baseURL) }

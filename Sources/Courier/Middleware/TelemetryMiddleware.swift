@@ -47,17 +47,15 @@ public struct TelemetryMiddleware: ClientMiddleware {
         recorder.begin(requestBody: body)
         defer { recorder.end() }
 
-        let attempts = AttemptCounter()
-        func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody?) {
-            try await AttemptCounter.$current.withValue(attempts) { try await next(request, body, baseURL) }
-        }
-        guard traces else { return try await recorder.observe(span: nil) { try await send(request) } }
+        guard traces else { return try await recorder.observe(span: nil) { try await next(request, body, baseURL) } }
 
         let span = telemetry.startClientSpan(labels)
         defer { span.end() }
         let traced = telemetry.injecting(span, into: request)
-        return try await ServiceContext.withValue(span.context) {
-            try await recorder.observe(span: span) { try await send(traced) }
+        var callContext = span.context
+        callContext.attemptCounter = AttemptCounter()
+        return try await ServiceContext.withValue(callContext) {
+            try await recorder.observe(span: span) { try await next(traced, body, baseURL) }
         }
     }
 }
