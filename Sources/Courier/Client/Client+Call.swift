@@ -20,7 +20,7 @@ extension Client {
     ) async throws(CourierError) -> ValidatedResponse {
         var prepared = try build(call, policy: policy)
         prepared.context.uploadProgress = uploadProgress
-        if destination.isTransfer { prepared.send(to: destination) }
+        if destination.isTransfer { prepared.deliverBody(to: destination) }
         do {
             let outcome = try await runChain(prepared)
             return try validated(outcome, prepared)
@@ -41,7 +41,7 @@ extension Client {
         /// Makes the call a transfer whose successful body goes to `destination`. Its body is not
         /// held in memory: the size limit is for bodies gathered to decode (it still bounds an
         /// error status's body, at the edge).
-        mutating func send(to destination: BodyDestination) {
+        mutating func deliverBody(to destination: BodyDestination) {
             self.destination = destination
             context.maximumBodySize = .max
             context.isTransfer = true
@@ -113,7 +113,7 @@ extension Client {
             switch destination {
             case .memory: break
             case .file(let download):
-                // Written by the attempt that received it (see `send`), unless a middleware answered.
+                // Written by the attempt that received it (see `attempt`), unless a middleware answered.
                 if let body { try await download.receive(head, body: body) }
                 outcome.bodySize = try await download.complete()
             case .caller: outcome.stream = body ?? HTTPBody()

@@ -52,12 +52,12 @@ public struct RedirectMiddleware: ClientMiddleware {
         guard let start = Origin(hop.url) else { return (response, responseBody) }
         var visited: Set<String> = []
         while Self.isRedirect(response.status) {
-            visited.insert(hop.identity)
+            visited.insert(hop.visit)
             guard visited.count <= maximumRedirects else {
                 throw failure("More than \(maximumRedirects) redirects", at: hop)
             }
             let current = try nextHop(after: hop, response: response, from: start)
-            if visited.contains(current.identity) {
+            if visited.contains(current.visit) {
                 throw failure("Redirect loop back to \(current.url.absoluteString)", at: hop)
             }
             (response, responseBody) = try await Self.$withholdsCredentials.withValue(current.withholdsCredentials) {
@@ -138,6 +138,6 @@ public struct RedirectMiddleware: ClientMiddleware {
         }
 
         /// Method and URL: a hop seen twice is a loop.
-        var identity: String { request.method.rawValue + " " + url.absoluteString }
+        var visit: String { request.method.rawValue + " " + url.absoluteString }
     }
 }
