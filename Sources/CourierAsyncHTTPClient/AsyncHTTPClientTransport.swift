@@ -13,11 +13,11 @@ import OpenAPIRuntime
 /// response header fields and force-unwraps header names. This one appends every field as it came
 /// (two `Set-Cookie` lines stay two), skips names that are not valid tokens, and throws
 /// `CourierError`. Bodies stream both ways with backpressure, and the call's timeout bounds the
-/// whole response, head and body, on the event loop (a `TimeoutEnforcingTransport`).
+/// whole response, head and body, on the event loop.
 ///
 /// On Apple platforms AsyncHTTPClient runs on Network.framework; an ordinary watchOS app gets no
 /// such low-level networking, so use `URLSessionTransport` there.
-public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
+public struct AsyncHTTPClientTransport: CourierTransport {
     /// The client requests run on (a pinned host's go through a client of their own, see ``init(trust:configuration:)``).
     public let client: HTTPClient
     /// The clients of a transport made with a ``ServerTrust``, which it owns.
@@ -94,8 +94,12 @@ public struct AsyncHTTPClientTransport: TimeoutEnforcingTransport {
     /// bounds only the head), so a slow body fails with `CourierError.Kind.timedOut` at the same
     /// moment a slow head would.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        let deadline = Deadline.forCurrentAttempt()
-        let isTransfer = RequestContext.current?.isTransfer == true
+        try await send(request, body: body, baseURL: baseURL, attempt: TransportAttempt(RequestContext.current))
+    }
+
+    /// Sends one attempt of a call; see ``send(_:body:baseURL:operationID:)``.
+    package func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, attempt: TransportAttempt) async throws -> (HTTPResponse, HTTPBody?) {
+        let (deadline, isTransfer) = (attempt.deadline, attempt.isTransfer)
         let (outgoing, replayable) = try await makeRequest(request, body: body, baseURL: baseURL)
         do {
             return try await start(outgoing, method: request.method, hasBody: body != nil, isTransfer: isTransfer, deadline: deadline)

@@ -60,7 +60,7 @@ import Testing
         #expect(read.current == 11)
     }
 
-    /// Through a transport the client bounds itself (no ``TimeoutEnforcingTransport``).
+    /// Through a transport the client bounds itself (not a `CourierTransport`).
     @Test func anErrorStatusOverTheLimitIsTheServersErrorThroughAnyTransport() async throws {
         let page = String(repeating: "x", count: 64 * 1024)
         let transport = StubTransport.answering(.badGateway, headers: [.contentType: "text/html"], body: page)

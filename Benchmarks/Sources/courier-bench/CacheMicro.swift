@@ -49,7 +49,7 @@ func cacheMicroCases(iterations: Int) throws -> [MicroCase] {
 }
 
 /// The no-op transport with the feed's `Cache-Control`, so every answer is stored.
-struct NoopCachedTransport: TimeoutEnforcingTransport {
+struct NoopCachedTransport: ClientTransport {
     var body: Data
     var cacheControl = "max-age=\(Fixtures.cacheMaxAge)"
 

@@ -162,7 +162,7 @@ struct Soak: AsyncParsableCommand {
     @Option(help: "Requests in flight.")
     var concurrency = 16
 
-    @Option(help: "What sends: courier-ahc (Courier over AsyncHTTPClient), courier-coalescing (the same through in-flight coalescing), raw-ahc, ahc-body-read or ahc-transport (the partial stacks of --breakdown), courier-noop (no network) or courier-noop-no-timer (no network, no client-side timer).")
+    @Option(help: "What sends: courier-ahc (Courier over AsyncHTTPClient), courier-coalescing (the same through in-flight coalescing), raw-ahc, ahc-body-read or ahc-transport (the partial stacks of --breakdown), or courier-noop (no network).")
     var client = "courier-ahc"
 
     func run() async throws {

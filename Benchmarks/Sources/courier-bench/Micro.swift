@@ -56,26 +56,23 @@ func runMicro(_ cases: [MicroCase], rounds: Int) async throws -> [MicroResult] {
 func microCases(iterations: Int) throws -> [MicroCase] {
     guard let baseURL = URL(string: "http://127.0.0.1:8080") else { throw BenchError("bad base URL") }
     let empty = Data("{}".utf8)
-    // The chain is timed over a transport that needs no client-side timer, so the timer's noise
-    // (a task group with two child tasks) does not drown the chain's cost.
-    let plain = Client(baseURL: baseURL, transport: NoopTimedTransport(body: empty))
+    let plain = Client(baseURL: baseURL, transport: NoopTransport(body: empty))
     let chained = Client(
-        baseURL: baseURL, transport: NoopTimedTransport(body: empty), middlewares: Array(repeating: NoopMiddleware(), count: 5)
+        baseURL: baseURL, transport: NoopTransport(body: empty), middlewares: Array(repeating: NoopMiddleware(), count: 5)
     )
-    let timed = Client(baseURL: baseURL, transport: NoopTransport(body: empty))
     let large = Fixtures.large
-    let smallClient = Client(baseURL: baseURL, transport: NoopTimedTransport(body: Fixtures.small))
+    let smallClient = Client(baseURL: baseURL, transport: NoopTransport(body: Fixtures.small))
     let small = Fixtures.small
     let telemetryClient = Client(
-        baseURL: baseURL, transport: NoopTimedTransport(body: Fixtures.small),
+        baseURL: baseURL, transport: NoopTransport(body: Fixtures.small),
         middlewares: [TelemetryMiddleware(), AttemptTelemetryMiddleware()]
     )
-    let postClient = Client(baseURL: baseURL, transport: NoopTimedTransport(body: Fixtures.postAnswer))
+    let postClient = Client(baseURL: baseURL, transport: NoopTransport(body: Fixtures.postAnswer))
     let encoder = JSONEncoder()
-    let largeClient = Client(baseURL: baseURL, transport: NoopTimedTransport(body: large))
+    let largeClient = Client(baseURL: baseURL, transport: NoopTransport(body: large))
     let decoder = JSONDecoder()
     let notFound = Client(
-        baseURL: baseURL, transport: NoopTimedTransport(status: .notFound, body: Data(#"{"message":"no such user"}"#.utf8))
+        baseURL: baseURL, transport: NoopTransport(status: .notFound, body: Data(#"{"message":"no such user"}"#.utf8))
     )
     let timeoutError = URLError(.timedOut)
     let largeIterations = max(3, iterations / 2000)
@@ -90,9 +87,6 @@ func microCases(iterations: Int) throws -> [MicroCase] {
         },
         MicroCase(name: "call, 5 no-op middlewares", iterations: iterations) {
             _ = try await chained.send(RawEndpoint())
-        },
-        MicroCase(name: "call, no middleware, client-side timeout timer", iterations: iterations) {
-            _ = try await timed.send(RawEndpoint())
         },
         MicroCase(name: "small GET+decode: plain JSONDecoder", iterations: iterations) {
             _ = try decoder.decode(SmallUser.self, from: small)

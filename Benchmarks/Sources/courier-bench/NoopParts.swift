@@ -2,18 +2,9 @@ import Courier
 import Foundation
 
 /// A transport that answers at once with a fixed response: the client's own cost, without a network.
-/// A plain `ClientTransport`, so the client runs its own timer and collects the body stream.
+/// A plain `ClientTransport` (only Courier's own transports bound an attempt themselves), so the
+/// client runs its own timer and collects the body stream, as for any app's transport.
 struct NoopTransport: ClientTransport {
-    var status: HTTPResponse.Status = .ok
-    var body: Data
-
-    func send(_ request: HTTPRequest, body _: HTTPBody?, baseURL _: URL, operationID _: String) async throws -> (HTTPResponse, HTTPBody?) {
-        (HTTPResponse(status: status, headerFields: [.contentType: "application/json"]), HTTPBody(body))
-    }
-}
-
-/// The no-op transport as a ``TimeoutEnforcingTransport`` (like Courier's own): the client adds no timer.
-struct NoopTimedTransport: TimeoutEnforcingTransport {
     var status: HTTPResponse.Status = .ok
     var body: Data
 

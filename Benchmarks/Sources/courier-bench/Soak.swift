@@ -39,11 +39,9 @@ func runSoak(
     let noopShortTimeout = Client(baseURL: server.baseURL, transport: NoopTransport(body: Fixtures.small)) { $0.timeout = .seconds(1) }
     // A cache policy other than `withoutCache` sends every GET through in-flight coalescing.
     let coalescing = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(client: http)) { $0.cachePolicy = .followHTTP }
-    let noopTimed = Client(baseURL: server.baseURL, transport: NoopTimedTransport(body: Fixtures.small))
     let send: @Sendable (Int) async throws -> Void
     switch subject {
     case "raw-ahc": send = { n in _ = try await raw.get("/small.json?n=\(n)", as: SmallUser.self) }
-    case "courier-noop-no-timer": send = { n in _ = try await noopTimed.send(SmallEndpoint(n: n)) }
     case "courier-noop-1s-timeout": send = { n in _ = try await noopShortTimeout.send(SmallEndpoint(n: n)) }
     case "courier-coalescing": send = { n in _ = try await coalescing.send(SmallEndpoint(n: n)) }
     case "courier-noop": send = { n in _ = try await noop.send(SmallEndpoint(n: n)) }

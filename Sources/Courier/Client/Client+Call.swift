@@ -195,14 +195,15 @@ extension Client {
 
     /// One attempt through the transport, at the end of the chain.
     private func attempt(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        // The context as the chain left it: a retry shortens its timeout to the time left.
         let context = RequestContext.current
         context?.report.recordAttempt()
         do {
             guard let download = context?.download else {
-                return try await throughTransport(request, body: body, baseURL: baseURL, operationID: operationID)
+                return try await throughTransport(request, body: body, baseURL: baseURL, operationID: operationID, context: context)
             }
             return try await download.attempt(request) { request in
-                try await throughTransport(request, body: body, baseURL: baseURL, operationID: operationID)
+                try await throughTransport(request, body: body, baseURL: baseURL, operationID: operationID, context: context)
             }
         } catch {
             // The request as sent: a middleware may have changed it.
@@ -212,15 +213,19 @@ extension Client {
         }
     }
 
-    /// The transport's answer to one request. A ``TimeoutEnforcingTransport`` bounds the attempt
-    /// itself and its body streams on; any other transport is bounded here, its body read within the timeout.
-    private func throughTransport(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+    /// The transport's answer to one request. A ``CourierTransport`` is handed the attempt and
+    /// bounds it itself, its body streaming on; any other transport is bounded here, its body read
+    /// within the timeout.
+    private func throughTransport(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String, context: RequestContext?
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         let transport = self.transport
-        if transport is any TimeoutEnforcingTransport {
-            return try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
+        if let transport = transport as? any CourierTransport {
+            let attempt = TransportAttempt(context, fallbackTimeout: configuration.timeout)
+            return try await transport.send(request, body: body, baseURL: baseURL, attempt: attempt)
         }
         let limit = configuration.maximumBodySize
-        let deadline = Deadline(timeout: RequestContext.current?.timeout ?? configuration.timeout)
+        let deadline = Deadline(timeout: context?.timeout ?? configuration.timeout)
         let (head, data) = try await deadline.bound {
             let (head, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
             return (head, try await collectAnswer(responseBody, of: head, limit: limit))

@@ -18,12 +18,6 @@ package struct Deadline: Sendable {
         instant = start + timeout
     }
 
-    /// The deadline of the call in progress (``RequestContext/timeout`` from now), or `fallback` from
-    /// now outside a Courier client.
-    package static func forCurrentAttempt(fallback: Duration = .seconds(60)) -> Deadline {
-        Deadline(timeout: RequestContext.current?.timeout ?? fallback)
-    }
-
     /// The time left, never negative.
     package var remaining: Duration { max(.zero, ContinuousClock.now.duration(to: instant)) }
 
@@ -38,7 +32,7 @@ package struct Deadline: Sendable {
 
 extension Deadline {
     /// Runs `operation` in a task of its own that is cancelled when the deadline passes, failing
-    /// with ``error``: the client's bound for a transport that is not a ``TimeoutEnforcingTransport``.
+    /// with ``error``: the client's bound for a transport that is not a ``CourierTransport``.
     /// When the caller cancels, the error is the operation's own (``CourierError/Kind/cancelled``).
     package func bound<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
         let expired = Locked(false)

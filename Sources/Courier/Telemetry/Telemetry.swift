@@ -21,9 +21,6 @@ public struct Telemetry: Sendable {
         self.tracer = tracer
     }
 
-    /// The telemetry of the call in progress, else the process-wide backends.
-    package static var current: Telemetry { RequestContext.current?.telemetry ?? Telemetry() }
-
     var metricsFactory: any MetricsFactory { metrics ?? MetricsSystem.factory }
     var activeTracer: any Tracer { tracer ?? InstrumentationSystem.tracer }
 

@@ -12,15 +12,14 @@ import FoundationNetworking
 /// ``CourierError`` kinds, and never crashes on odd header names or bytes. It reads the body as it
 /// arrives and stops at the client's size limit, so a huge response costs no more memory than the
 /// limit. It never follows redirects: the ``Client`` does (see ``RedirectMiddleware``). The call's
-/// timeout covers the whole response: the session task is cancelled when it runs out (a
-/// ``TimeoutEnforcingTransport``). A transfer's body (a download, ``Client/bytes(for:)``) is handed
+/// timeout covers the whole response: the session task is cancelled when it runs out. A transfer's body (a download, ``Client/bytes(for:)``) is handed
 /// over as it arrives, with URLSession's idle timeout, in bounded memory: while the reader is behind
 /// the task is suspended (Apple platforms) and what still arrives waits in a private temporary file. A file or form body over 1 MiB streams from its source (chunked on
 /// Linux, whose URLSession sends every streamed body that way); a caller's stream body is gathered
 /// in memory, up to 64 MiB: URLSession reads a body stream synchronously, and on
 /// Linux every session shares one queue, so a stream waiting on the caller would hold up every
 /// URLSession request in the process. Stream large uploads over `AsyncHTTPClientTransport`.
-public struct URLSessionTransport: TimeoutEnforcingTransport {
+public struct URLSessionTransport: CourierTransport {
     /// The session requests run on; its delegate belongs to the transport.
     public var session: URLSession { lifetime.session }
 
@@ -64,20 +63,24 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
     /// Sends one request; the response's body is read whole, within the client's size limit, or for
     /// a transfer handed over as it arrives.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        let deadline = Deadline.forCurrentAttempt()
-        let isTransfer = RequestContext.current?.isTransfer == true
+        try await send(request, body: body, baseURL: baseURL, attempt: TransportAttempt(RequestContext.current))
+    }
+
+    /// Sends one attempt of a call; see ``send(_:body:baseURL:operationID:)``.
+    package func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, attempt: TransportAttempt) async throws -> (HTTPResponse, HTTPBody?) {
+        let deadline = attempt.deadline
+        let isTransfer = attempt.isTransfer
         var urlRequest = try makeURLRequest(request, baseURL: baseURL)
-        let upload = try await attach(body, to: &urlRequest, deadline: deadline)
+        let upload = try await attach(body, to: &urlRequest, deadline: deadline, selfContained: attempt.requestBodyIsSelfContained)
         // URLSession's own interval is an idle timeout, and FoundationNetworking on Linux truncates
         // fractions (0.3 s becomes 0 and fails at once). A transfer's timeout is an idle timeout:
         // URLSession's alone. Any other call's is a deadline, which `perform` enforces exactly.
         let timeout = deadline.timeout
         urlRequest.timeoutInterval = max(1, timeout.inSeconds.rounded(.up) + (isTransfer ? 0 : 1))
         try Task.checkCancellation()
-        let limit = RequestContext.current?.maximumBodySize ?? .max
         do {
             let (urlResponse, responseBody) = try await performResendingOnce(
-                urlRequest, upload: upload, deadline: isTransfer ? nil : deadline, limit: limit, streams: isTransfer)
+                urlRequest, upload: upload, attempt: attempt)
             upload?.close()
             return (try makeResponse(urlResponse), responseBody)
         } catch {
@@ -91,9 +94,8 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
     /// ``gatheredBodyLimit`` as a stream read as it is sent (started over from the top if URLSession
     /// must send it again), any other in memory (a caller's stream up to ``streamGatheringLimit``,
     /// see the type's summary, and within the call's deadline: a caller's stream may stall).
-    private func attach(_ body: HTTPBody?, to urlRequest: inout URLRequest, deadline: Deadline) async throws -> UploadBody? {
+    private func attach(_ body: HTTPBody?, to urlRequest: inout URLRequest, deadline: Deadline, selfContained: Bool) async throws -> UploadBody? {
         guard let body else { return nil }
-        let selfContained = RequestContext.current?.requestBodyIsSelfContained ?? false
         let small = body.knownLength.map { $0 <= Self.gatheredBodyLimit } ?? false
         guard selfContained, !small, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) else {
             let limit = small ? Self.gatheredBodyLimit : Self.streamGatheringLimit
@@ -116,12 +118,15 @@ public struct URLSessionTransport: TimeoutEnforcingTransport {
     /// by then; only curl answers so, Apple's URLSession has no such error). AsyncHTTPClient closes
     /// such a connection before reusing it.
     private func performResendingOnce(
-        _ urlRequest: URLRequest, upload: UploadBody?, deadline: Deadline?, limit: Int, streams: Bool
+        _ urlRequest: URLRequest, upload: UploadBody?, attempt: TransportAttempt
     ) async throws -> URLSessionTransportDelegate.Transfer.Answer {
+        // A transfer's timeout is URLSession's idle timeout, set on the request; any other's is a deadline.
+        let deadline = attempt.isTransfer ? nil : attempt.deadline
+        let (limit, streams) = (attempt.maximumBodySize, attempt.isTransfer)
         do {
             return try await perform(urlRequest, upload: upload, deadline: deadline, limit: limit, streams: streams)
         } catch let error as CourierError {
-            guard upload == nil, RequestContext.current?.isIdempotent == true,
+            guard upload == nil, attempt.isIdempotent,
                 let urlError = error.underlying as? URLError, urlError.isAnswerThatIsNotHTTP
             else { throw error }
             return try await perform(urlRequest, upload: nil, deadline: deadline, limit: limit, streams: streams)
