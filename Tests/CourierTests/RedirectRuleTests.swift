@@ -80,4 +80,32 @@ import Testing
         #expect(hop.path == "/")
         #expect(hop.headerFields[.authorization] == nil)
     }
+
+    /// In a generated client (no ``RequestContext``), the credentials middleware behind the redirect
+    /// middleware adds nothing to a hop to another origin, nor to the hops after it, and the hop
+    /// back home gets them again only in a new call.
+    @Test func aCredentialsMiddlewareBehindItAddsNothingOnAnotherOrigin() async throws {
+        let sent = Locked<[(HTTPRequest, URL)]>([])
+        let base = try #require(URL(string: "https://api.example.com"))
+        let credentials = CredentialsMiddleware(provider: CredentialStore(.bearer("s3cr3t", identity: "u")))
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/go", headerFields: [:])
+        let (response, _) = try await RedirectMiddleware().intercept(request, body: nil, baseURL: base, operationID: "go") {
+            request, body, baseURL in
+            try await credentials.intercept(request, body: body, baseURL: baseURL, operationID: "go") { request, _, baseURL in
+                sent.withLock { $0.append((request, baseURL)) }
+                switch request.path {
+                case "/go": return (HTTPResponse(status: .found, headerFields: [.location: "/here"]), nil)
+                case "/here": return (HTTPResponse(status: .found, headerFields: [.location: "https://cdn.example.net/away"]), nil)
+                case "/away": return (HTTPResponse(status: .found, headerFields: [.location: "/further"]), nil)
+                default: return (HTTPResponse(status: .ok), nil)
+                }
+            }
+        }
+        #expect(response.status == .ok)
+        let hops = sent.current
+        #expect(hops.map(\.0.path) == ["/go", "/here", "/away", "/further"])
+        #expect(hops.map { $0.0.headerFields[.authorization] } == ["Bearer s3cr3t", "Bearer s3cr3t", nil, nil])
+        #expect(hops.last?.1.host == "cdn.example.net")
+        #expect(RequestContext.current == nil, "nothing is left behind")
+    }
 }

@@ -183,7 +183,7 @@ extension Client {
     /// The request without its credential and secret fields when it goes to another origin than the
     /// call's (a redirect hop, or any hop after one that left), whichever middleware added them.
     private func withoutSecrets(_ request: HTTPRequest, ifLeaving hopBaseURL: URL) -> HTTPRequest {
-        let leaves = RedirectMiddleware.withholdsCredentials
+        let leaves = RequestContext.current?.isCrossOriginHop == true
             || hopBaseURL != baseURL && Origin(hopBaseURL).map { $0 != Origin(baseURL) } ?? true
         guard leaves else { return request }
         var request = request

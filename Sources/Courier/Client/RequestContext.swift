@@ -50,8 +50,13 @@ public struct RequestContext: Sendable {
     ///
     /// Such a hop carries no credential or secret header field (see ``Redaction``): a ``Client``
     /// removes them right before the transport, whichever middleware added them. A middleware that
-    /// adds secrets of its own can check this to leave them out itself.
-    public var isCrossOriginHop: Bool { RedirectMiddleware.withholdsCredentials }
+    /// adds secrets of its own can check this to leave them out itself. A ``RedirectMiddleware`` sets
+    /// it for the rest of the chain; in a generated client without a context of its own, it sets a
+    /// context that says only this (its other values are the defaults).
+    public package(set) var isCrossOriginHop = false
+    /// Whether this context was set only to mark a cross-origin hop in a call that had none: the
+    /// steps that choose their own defaults outside a Courier client read ``described`` instead.
+    package var marksHopOnly = false
     /// Whether the call is a transfer (``Client/download(_:to:resumingFrom:cachePolicy:progress:)``, ``Client/bytes(for:)``):
     /// its body is not gathered, so a transport hands the head over at once, and ``timeout`` is an
     /// idle timeout (no bytes either way for that long), not a deadline for the whole response.
@@ -67,6 +72,22 @@ public struct RequestContext: Sendable {
 
     /// The context of the call in progress, if it runs inside a Courier client.
     @TaskLocal public static var current: RequestContext?
+
+    /// The context of the call in progress as its caller described it: nil outside a Courier
+    /// client, even on a cross-origin hop (see ``isCrossOriginHop``).
+    package static var described: RequestContext? {
+        guard let current, !current.marksHopOnly else { return nil }
+        return current
+    }
+
+    /// The context for a redirect hop to another origin: the call's own, marked, or one that says
+    /// only that for a call that has none.
+    package static func crossOriginHop(of context: RequestContext?, operationID: String) -> RequestContext {
+        var hop = context ?? RequestContext(endpoint: operationID, cachePolicy: .withoutCache, isIdempotent: false, timeout: .seconds(60))
+        hop.marksHopOnly = context == nil || context?.marksHopOnly == true
+        hop.isCrossOriginHop = true
+        return hop
+    }
 
     /// Creates the context of a call that runs outside a ``Client`` (a generated OpenAPI client's).
     /// - Parameters:

@@ -28,7 +28,7 @@ public struct AttemptTelemetryMiddleware: ClientMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let context = RequestContext.current
+        let context = RequestContext.described
         let telemetry = Telemetry.chosen(telemetry, in: context)
         guard telemetry.traces else { return try await next(request, body, baseURL) }
         let labels = CallLabels(request: request, baseURL: baseURL, operationID: operationID, context: context)

@@ -28,7 +28,7 @@ public struct CredentialsMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let context = RequestContext.current
-        guard context?.requiresAuthentication ?? true, !RedirectMiddleware.withholdsCredentials else {
+        guard context?.requiresAuthentication ?? true, context?.isCrossOriginHop != true else {
             return try await next(request, body, baseURL)
         }
         let credentials = await provider.currentCredentials()

@@ -48,7 +48,7 @@ public struct RedirectMiddleware: ClientMiddleware {
         // The first request goes as it is: most calls are never redirected, and pay nothing more.
         var (response, responseBody) = try await next(request, body, baseURL)
         guard Self.isRedirect(response.status) else { return (response, responseBody) }
-        var hop = Hop(request: request, body: body, baseURL: baseURL, withholdsCredentials: Self.withholdsCredentials)
+        var hop = Hop(request: request, body: body, baseURL: baseURL, withholdsCredentials: RequestContext.current?.isCrossOriginHop ?? false)
         guard let start = Origin(hop.url) else { return (response, responseBody) }
         var visited: Set<String> = []
         while Self.isRedirect(response.status) {
@@ -60,17 +60,18 @@ public struct RedirectMiddleware: ClientMiddleware {
             if visited.contains(current.visit) {
                 throw failure("Redirect loop back to \(current.url.absoluteString)", at: hop)
             }
-            (response, responseBody) = try await Self.$withholdsCredentials.withValue(current.withholdsCredentials) {
-                try await next(current.request, current.body, current.baseURL)
+            if current.withholdsCredentials, RequestContext.current?.isCrossOriginHop != true {
+                let context = RequestContext.crossOriginHop(of: RequestContext.current, operationID: operationID)
+                (response, responseBody) = try await RequestContext.$current.withValue(context) {
+                    try await next(current.request, current.body, current.baseURL)
+                }
+            } else {
+                (response, responseBody) = try await next(current.request, current.body, current.baseURL)
             }
             hop = current
         }
         return (response, responseBody)
     }
-
-    /// Whether the hops from here on must go without credentials: set for each hop, read by the
-    /// credentials and token refresh middlewares further down the chain.
-    @TaskLocal package static var withholdsCredentials = false
 
     static func isRedirect(_ status: HTTPResponse.Status) -> Bool {
         [301, 302, 303, 307, 308].contains(status.code)

@@ -49,7 +49,7 @@ public struct RetryMiddleware: ClientMiddleware {
             policy.decision(
                 afterAttempt: attempt,
                 method: request.method,
-                isIdempotent: RequestContext.current?.isIdempotent,
+                isIdempotent: RequestContext.described?.isIdempotent,
                 status: outcome.status,
                 error: outcome.errorKind,
                 retryAfter: outcome.status == nil ? nil : outcome.retryAfter,

@@ -38,7 +38,7 @@ public struct TelemetryMiddleware: ClientMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let context = RequestContext.current
+        let context = RequestContext.described
         let telemetry = Telemetry.chosen(telemetry, in: context)
         let (metrics, traces) = (telemetry.recordsMetrics, telemetry.traces)
         guard metrics || traces else { return try await next(request, body, baseURL) }

@@ -61,7 +61,7 @@ public struct TokenRefreshMiddleware: ClientMiddleware {
     ///   - context: The call's context; an endpoint with `requiresAuthentication == false` sent no token.
     /// - Returns: Whether refreshing the credentials may fix the response.
     public static func isTokenFailure(_ response: HTTPResponse, context: RequestContext?) -> Bool {
-        guard response.status == .unauthorized, context?.requiresAuthentication ?? true, !RedirectMiddleware.withholdsCredentials
+        guard response.status == .unauthorized, context?.requiresAuthentication ?? true, context?.isCrossOriginHop != true
         else { return false }
         let challenges = response.headerFields[values: .wwwAuthenticate].joined(separator: ",").lowercased()
         let compact = challenges.filter { !$0.isWhitespace && $0 != "\"" }
@@ -87,7 +87,7 @@ public struct TokenRefreshMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let context = RequestContext.current
-        guard context?.requiresAuthentication ?? true, !RedirectMiddleware.withholdsCredentials else {
+        guard context?.requiresAuthentication ?? true, context?.isCrossOriginHop != true else {
             return try await next(request, body, baseURL)
         }
         let sent = store.credentials

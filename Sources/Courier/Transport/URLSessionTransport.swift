@@ -63,7 +63,7 @@ public struct URLSessionTransport: CourierTransport {
     /// Sends one request; the response's body is read whole, within the client's size limit, or for
     /// a transfer handed over as it arrives.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        try await send(request, body: body, baseURL: baseURL, attempt: TransportAttempt(RequestContext.current))
+        try await send(request, body: body, baseURL: baseURL, attempt: TransportAttempt(RequestContext.described))
     }
 
     /// Sends one attempt of a call; see ``send(_:body:baseURL:operationID:)``.

@@ -96,7 +96,8 @@ public struct HTTPCache: CachingMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let context = RequestContext.current
+        // Outside a Courier client (a context that only marks a cross-origin hop included), the cache's own defaults.
+        let context = RequestContext.described
         let policy = context?.cachePolicy ?? defaultPolicy
         let requestURL = baseURL.absoluteString(appendingRequestPath: request.path ?? "/")
         guard let url = keyURL(requestURL, ignoring: ignoredQueryItems.union(policy.ignoredQueryItems)) else {
