@@ -156,7 +156,7 @@ extension Client {
         guard index < chain.count else {
             let request = withoutSecrets(request, ifLeaving: baseURL)
             // Credentials an app's own middleware added behind the cache keep the response out of the shared partition.
-            AnonymousPartitionClaim.current?.note(request, redaction: configuration.redaction)
+            RequestContext.current?.anonymousClaim?.note(request, redaction: configuration.redaction)
             return try await attempt(request, body: body, baseURL: baseURL, operationID: operationID)
         }
         return try await chain[index].intercept(request, body: body, baseURL: baseURL, operationID: operationID) {

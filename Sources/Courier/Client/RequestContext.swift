@@ -54,9 +54,13 @@ public struct RequestContext: Sendable {
     /// it for the rest of the chain; in a generated client without a context of its own, it sets a
     /// context that says only this (its other values are the defaults).
     public package(set) var isCrossOriginHop = false
-    /// Whether this context was set only to mark a cross-origin hop in a call that had none: the
-    /// steps that choose their own defaults outside a Courier client read ``described`` instead.
-    package var marksHopOnly = false
+    /// The claim of a cache that filed the request as anonymous without knowing who is signed in:
+    /// the steps below it mark it when the request leaves with credentials.
+    package var anonymousClaim: AnonymousPartitionClaim?
+    /// Whether a middleware set this context only to carry its marks (``isCrossOriginHop``,
+    /// ``anonymousClaim``) down the chain of a call that had none: the steps that choose their own
+    /// defaults outside a Courier client read ``described`` instead.
+    package var carriesMarksOnly = false
     /// Whether the call is a transfer (``Client/download(_:to:resumingFrom:cachePolicy:progress:)``, ``Client/bytes(for:)``):
     /// its body is not gathered, so a transport hands the head over at once, and ``timeout`` is an
     /// idle timeout (no bytes either way for that long), not a deadline for the whole response.
@@ -74,19 +78,19 @@ public struct RequestContext: Sendable {
     @TaskLocal public static var current: RequestContext?
 
     /// The context of the call in progress as its caller described it: nil outside a Courier
-    /// client, even on a cross-origin hop (see ``isCrossOriginHop``).
+    /// client, even where a middleware set one to carry its marks (see ``carriesMarksOnly``).
     package static var described: RequestContext? {
-        guard let current, !current.marksHopOnly else { return nil }
+        guard let current, !current.carriesMarksOnly else { return nil }
         return current
     }
 
-    /// The context for a redirect hop to another origin: the call's own, marked, or one that says
-    /// only that for a call that has none.
-    package static func crossOriginHop(of context: RequestContext?, operationID: String) -> RequestContext {
-        var hop = context ?? RequestContext(endpoint: operationID, cachePolicy: .withoutCache, isIdempotent: false, timeout: .seconds(60))
-        hop.marksHopOnly = context == nil || context?.marksHopOnly == true
-        hop.isCrossOriginHop = true
-        return hop
+    /// The current context with `mark` applied, for the rest of the chain; for a call that has
+    /// none, a context that carries only the mark.
+    package static func marked(operationID: String, _ mark: (inout RequestContext) -> Void) -> RequestContext {
+        var context = current ?? RequestContext(endpoint: operationID, cachePolicy: .withoutCache, isIdempotent: false, timeout: .seconds(60))
+        context.carriesMarksOnly = current?.carriesMarksOnly ?? true
+        mark(&context)
+        return context
     }
 
     /// Creates the context of a call that runs outside a ``Client`` (a generated OpenAPI client's).

@@ -7,20 +7,18 @@ import HTTPTypes
 /// ``Client`` when a request leaves its chain with credential fields (added by an app's own
 /// middleware), so the cache does not store a user's response where every user would find it.
 ///
-/// A claim made while another is current passes its marks on to that one, so every layer that
-/// filed the request as anonymous learns of them; a cache right behind a ``CoalescingMiddleware``
-/// shares the middleware's claim instead of making its own.
+/// The claim travels down the chain in ``RequestContext/anonymousClaim``. A claim made while
+/// another is current passes its marks on to that one, so every layer that filed the request as
+/// anonymous learns of them; a cache right behind a ``CoalescingMiddleware`` shares the
+/// middleware's claim instead of making its own.
 package final class AnonymousPartitionClaim: Sendable {
     private let credentialed = Locked(false)
     private let outer: AnonymousPartitionClaim?
 
-    /// A claim inside the current one, if any.
+    /// A claim inside the current one (``RequestContext/anonymousClaim``), if any.
     package init() {
-        outer = Self.current
+        outer = RequestContext.current?.anonymousClaim
     }
-
-    /// The claim of the cache that runs around the current request, if any.
-    @TaskLocal package static var current: AnonymousPartitionClaim?
 
     /// Whether credentials were added after the cache filed the request as anonymous.
     package var wasCredentialed: Bool { credentialed.current }

@@ -75,7 +75,9 @@ package struct CoalescingMiddleware: ClientMiddleware {
             // Not a known user's call: credentials or secrets added down the chain make the answer private.
             let claim: AnonymousPartitionClaim? = if case .user = key.identity { nil } else { AnonymousPartitionClaim() }
             let (head, responseBody) = if let claim {
-                try await AnonymousPartitionClaim.$current.withValue(claim) { try await next(request, body, baseURL) }
+                try await RequestContext.$current.withValue(RequestContext.marked(operationID: context?.endpoint ?? "") { $0.anonymousClaim = claim }) {
+                    try await next(request, body, baseURL)
+                }
             } else {
                 try await next(request, body, baseURL)
             }

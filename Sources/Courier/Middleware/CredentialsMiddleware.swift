@@ -38,7 +38,7 @@ public struct CredentialsMiddleware: ClientMiddleware {
             throw CourierError(.cancelled, detail: "The signed-in user changed during the call")
         }
         guard let credentials else { return try await next(request, body, baseURL) }
-        AnonymousPartitionClaim.current?.markCredentialed()
+        context?.anonymousClaim?.markCredentialed()
         return try await next(request.adding(credentials), body, baseURL)
     }
 }

@@ -61,7 +61,7 @@ public struct RedirectMiddleware: ClientMiddleware {
                 throw failure("Redirect loop back to \(current.url.absoluteString)", at: hop)
             }
             if current.withholdsCredentials, RequestContext.current?.isCrossOriginHop != true {
-                let context = RequestContext.crossOriginHop(of: RequestContext.current, operationID: operationID)
+                let context = RequestContext.marked(operationID: operationID) { $0.isCrossOriginHop = true }
                 (response, responseBody) = try await RequestContext.$current.withValue(context) {
                     try await next(current.request, current.body, current.baseURL)
                 }

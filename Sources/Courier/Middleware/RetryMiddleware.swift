@@ -87,7 +87,7 @@ public struct RetryMiddleware: ClientMiddleware {
         decide: (Int, Outcome, Duration) -> RetryDecision
     ) async throws -> (HTTPResponse, HTTPBody?) where C.Duration == Duration {
         let start = clock.now
-        let context = RequestContext.current
+        let context = RequestContext.described
         var attempt = 1
         while true {
             let outcome: Outcome

@@ -116,8 +116,9 @@ public struct HTTPCache: CachingMiddleware {
         @Sendable func network(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody?) {
             // The chain below sees this cache's claim (or none, hiding an outer one, when the request is
             // filed by its own credentials); a claim shared with the coalescing middleware is current already.
-            guard partition.claim !== AnonymousPartitionClaim.current else { return try await next(request, body, baseURL) }
-            return try await AnonymousPartitionClaim.$current.withValue(partition.claim) { try await next(request, body, baseURL) }
+            guard partition.claim !== RequestContext.current?.anonymousClaim else { return try await next(request, body, baseURL) }
+            let below = RequestContext.marked(operationID: operationID) { $0.anonymousClaim = partition.claim }
+            return try await RequestContext.$current.withValue(below) { try await next(request, body, baseURL) }
         }
         guard request.method == .get else {
             let requestTime = clock
@@ -163,7 +164,7 @@ public struct HTTPCache: CachingMiddleware {
         if let own = secrets?.partition(of: request.headerFields) { return Partition(name: own) }
         // Behind a `CoalescingMiddleware` that filed the call as anonymous too, its claim is this one:
         // whatever marks it after this point marks both.
-        return Partition(name: "", claim: AnonymousPartitionClaim.current ?? AnonymousPartitionClaim())
+        return Partition(name: "", claim: RequestContext.current?.anonymousClaim ?? AnonymousPartitionClaim())
     }
 
     var clock: Date { now() }
