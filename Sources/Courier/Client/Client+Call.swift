@@ -79,6 +79,8 @@ extension Client {
     /// What the chain answered, its body read at the edge.
     private struct CallOutcome: Sendable {
         var head: HTTPResponse
+        /// Where the answer came from, how many attempts it took, why it was not retried.
+        var answer: Answer
         var body = Data()
         /// A transfer's body size (its bytes are in a file, not in ``body``).
         var bodySize: Int64?
@@ -99,17 +101,19 @@ extension Client {
         return try await runChain(call.built, context: context, destination: call.destination)
     }
 
-    /// The middleware chain (once per redirect hop) with the request context set, then the edge,
-    /// the one place a body is read whole: gathered within the size limit for a decoded call or an
-    /// error status, written to its file for a download, handed on as it is for a stream.
+    /// The middleware chain (once per redirect hop), then the edge, the one place a body is read
+    /// whole: gathered within the size limit for a decoded call or an error status, written to its
+    /// file for a download, handed on as it is for a stream. The context is also
+    /// ``RequestContext/current`` meanwhile, for the app's own code the chain runs.
     private func runChain(_ built: BuiltRequest, context: RequestContext, destination: BodyDestination = .memory) async throws -> CallOutcome {
         try await RequestContext.$current.withValue(context) {
             let requestBody = try await built.body?.httpBody().reportingProgress(to: context.uploadProgress)
-            let (head, body) = try await link(0, of: chain, built.head, body: requestBody, baseURL: baseURL, operationID: context.endpoint)
+            let answer = try await link(0, of: chain, built.head, body: requestBody, baseURL: baseURL, context: context)
+            let (head, body) = (answer.response, answer.body)
             guard head.status.kind == .successful, destination.isTransfer else {
-                return CallOutcome(head: head, body: try await collectAnswer(body, of: head, limit: configuration.maximumBodySize))
+                return CallOutcome(head: head, answer: answer, body: try await collectAnswer(body, of: head, limit: configuration.maximumBodySize))
             }
-            var outcome = CallOutcome(head: head)
+            var outcome = CallOutcome(head: head, answer: answer)
             switch destination {
             case .memory: break
             case .file(let download):
@@ -126,7 +130,7 @@ extension Client {
     private func backgroundRevalidation(of built: BuiltRequest, context: RequestContext) -> BackgroundRevalidation {
         BackgroundRevalidation { [self] policy, completion in
             guard let work = backgroundWork else { return completion() }
-            // A context of its own: the caller's report must not count the background attempt.
+            // A context of its own: the caller's report must not take the background call's answer.
             var background = RequestContext(
                 endpoint: context.endpoint, cachePolicy: policy, isIdempotent: context.isIdempotent, timeout: context.timeout,
                 requiresAuthentication: context.requiresAuthentication
@@ -151,18 +155,43 @@ extension Client {
     /// Calls link `index` of the call's chain (or sends past the last one) with a `next` that calls
     /// `index + 1`. The chain is the client's own links, then the app's middlewares (see ``chain``).
     private func link(
-        _ index: Int, of chain: [any ClientMiddleware], _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+        _ index: Int, of chain: [any ClientMiddleware], _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext
+    ) async throws -> Answer {
         guard index < chain.count else {
-            let request = withoutSecrets(request, ifLeaving: baseURL)
+            let request = withoutSecrets(request, ifLeaving: baseURL, context: context)
             // Credentials an app's own middleware added behind the cache keep the response out of the shared partition.
-            RequestContext.current?.anonymousClaim?.note(request, redaction: configuration.redaction)
-            return try await attempt(request, body: body, baseURL: baseURL, operationID: operationID)
+            context.anonymousClaim?.note(request, redaction: configuration.redaction)
+            return try await attempt(request, body: body, baseURL: baseURL, context: context)
         }
-        return try await chain[index].intercept(request, body: body, baseURL: baseURL, operationID: operationID) {
-            request, body, baseURL in
-            try await link(index + 1, of: chain, request, body: body, baseURL: baseURL, operationID: operationID)
+        guard let step = chain[index] as? any CourierMiddleware else {
+            return try await foreignLink(index, of: chain, request, body: body, baseURL: baseURL, context: context)
         }
+        return try await step.intercept(request, body: body, baseURL: baseURL, context: context) { request, body, baseURL, context in
+            try await link(index + 1, of: chain, request, body: body, baseURL: baseURL, context: context)
+        }
+    }
+
+    /// An app's own `ClientMiddleware` as link `index`: it reads the context as
+    /// ``RequestContext/current`` and its report, and the answer of the links below comes back
+    /// beside the response it returns.
+    private func foreignLink(
+        _ index: Int, of chain: [any ClientMiddleware], _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext
+    ) async throws -> Answer {
+        let below = Locked<Answer?>(nil)
+        let (response, responseBody) = try await RequestContext.$current.withValue(context) {
+            try await chain[index].intercept(request, body: body, baseURL: baseURL, operationID: context.endpoint) { request, body, baseURL in
+                var answer = try await link(index + 1, of: chain, request, body: body, baseURL: baseURL, context: RequestContext.current ?? context)
+                below.withLock { earlier in
+                    answer.attempts += earlier?.attempts ?? 0
+                    earlier = answer
+                }
+                context.report.record(answer)
+                return (answer.response, answer.body)
+            }
+        }
+        var answer = below.withLock { $0 } ?? Answer(response: response, body: responseBody)
+        (answer.response, answer.body) = (response, responseBody)
+        return answer
     }
 
     /// Every link a call runs through, outermost first: a ``RedirectMiddleware`` (each hop runs the
@@ -182,8 +211,8 @@ extension Client {
 
     /// The request without its credential and secret fields when it goes to another origin than the
     /// call's (a redirect hop, or any hop after one that left), whichever middleware added them.
-    private func withoutSecrets(_ request: HTTPRequest, ifLeaving hopBaseURL: URL) -> HTTPRequest {
-        let leaves = RequestContext.current?.isCrossOriginHop == true
+    private func withoutSecrets(_ request: HTTPRequest, ifLeaving hopBaseURL: URL, context: RequestContext) -> HTTPRequest {
+        let leaves = context.isCrossOriginHop
             || hopBaseURL != baseURL && Origin(hopBaseURL).map { $0 != Origin(baseURL) } ?? true
         guard leaves else { return request }
         var request = request
@@ -194,17 +223,14 @@ extension Client {
     // MARK: 3. Send
 
     /// One attempt through the transport, at the end of the chain.
-    private func attempt(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        // The context as the chain left it: a retry shortens its timeout to the time left.
-        let context = RequestContext.current
-        context?.report.recordAttempt()
+    private func attempt(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext) async throws -> Answer {
         do {
-            guard let download = context?.download else {
-                return try await throughTransport(request, body: body, baseURL: baseURL, operationID: operationID, context: context)
+            let (response, responseBody) = if let download = context.download {
+                try await download.attempt(request) { request in try await throughTransport(request, body: body, baseURL: baseURL, context: context) }
+            } else {
+                try await throughTransport(request, body: body, baseURL: baseURL, context: context)
             }
-            return try await download.attempt(request) { request in
-                try await throughTransport(request, body: body, baseURL: baseURL, operationID: operationID, context: context)
-            }
+            return Answer(response: response, body: responseBody, source: .network, attempts: 1)
         } catch {
             // The request as sent: a middleware may have changed it.
             var failure = CourierError.from(transportError: error)
@@ -214,21 +240,21 @@ extension Client {
     }
 
     /// The transport's answer to one request. A ``CourierTransport`` is handed the attempt and
-    /// bounds it itself, its body streaming on; any other transport is bounded here, its body read
-    /// within the timeout.
-    private func throughTransport(
-        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String, context: RequestContext?
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    /// bounds it itself, its body streaming on; any other transport (which may read the context as
+    /// ``RequestContext/current``) is bounded here, its body read within the timeout.
+    private func throughTransport(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
         let transport = self.transport
         if let transport = transport as? any CourierTransport {
             let attempt = TransportAttempt(context, fallbackTimeout: configuration.timeout)
             return try await transport.send(request, body: body, baseURL: baseURL, attempt: attempt)
         }
         let limit = configuration.maximumBodySize
-        let deadline = Deadline(timeout: context?.timeout ?? configuration.timeout)
-        let (head, data) = try await deadline.bound {
-            let (head, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
-            return (head, try await collectAnswer(responseBody, of: head, limit: limit))
+        let deadline = Deadline(timeout: context.timeout)
+        let (head, data) = try await RequestContext.$current.withValue(context) {
+            try await deadline.bound {
+                let (head, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: context.endpoint)
+                return (head, try await collectAnswer(responseBody, of: head, limit: limit))
+            }
         }
         return (head, HTTPBody(data))
     }
@@ -239,12 +265,12 @@ extension Client {
     private func validated(_ outcome: CallOutcome, _ call: PreparedCall) throws(CourierError) -> ValidatedResponse {
         // A call cancelled while the last bytes arrived must not report a success later.
         if Task.isCancelled { throw CourierError(.cancelled, detail: "The call was cancelled") }
-        let report = call.context.report
+        let answer = outcome.answer
         try validate(
-            outcome.head, body: outcome.body, endpoint: call.context.endpoint, source: report.source,
-            notRetriedBecause: report.notRetriedBecause, checksContent: !call.destination.isTransfer)
+            outcome.head, body: outcome.body, endpoint: call.context.endpoint, source: answer.source,
+            notRetriedBecause: answer.notRetriedBecause, checksContent: !call.destination.isTransfer)
         return ValidatedResponse(
-            head: outcome.head, body: outcome.body, request: call.summary, source: report.source, attempts: report.attempts,
+            head: outcome.head, body: outcome.body, request: call.summary, source: answer.source, attempts: answer.attempts,
             started: call.started, bodySize: outcome.bodySize, stream: outcome.stream
         )
     }

@@ -34,7 +34,9 @@ public struct RequestContext: Sendable {
     package var pathTemplate: String?
     /// Where metrics and spans go.
     package var telemetry = Telemetry()
-    /// What the call's steps report back: where the response came from, how many attempts it took.
+    /// Where the response came from and how many attempts it took, for code that can't read the
+    /// ``Answer``: the caller of a generated client, and an app's own `ClientMiddleware` after its
+    /// `next` (Courier's middlewares return it in their ``Answer``).
     public let report: Report
     /// Runs the call again later, outside the caller's wait: the cache uses it to revalidate a
     /// stale response in the background. Nil where the client offers no background work.
@@ -79,17 +81,19 @@ public struct RequestContext: Sendable {
 
     /// The context of the call in progress as its caller described it: nil outside a Courier
     /// client, even where a middleware set one to carry its marks (see ``carriesMarksOnly``).
-    package static var described: RequestContext? {
-        guard let current, !current.carriesMarksOnly else { return nil }
-        return current
-    }
+    package static var described: RequestContext? { current?.described }
 
-    /// The current context with `mark` applied, for the rest of the chain; for a call that has
-    /// none, a context that carries only the mark.
-    package static func marked(operationID: String, _ mark: (inout RequestContext) -> Void) -> RequestContext {
-        var context = current ?? RequestContext(endpoint: operationID, cachePolicy: .withoutCache, isIdempotent: false, timeout: .seconds(60))
-        context.carriesMarksOnly = current?.carriesMarksOnly ?? true
-        mark(&context)
+    /// This context, or nil when it only carries marks (see ``carriesMarksOnly``).
+    package var described: RequestContext? { carriesMarksOnly ? nil : self }
+
+    /// Whether the steps below are told something: a hop that left the origin, a cache's claim.
+    package var hasMarks: Bool { isCrossOriginHop || anonymousClaim != nil }
+
+    /// The context of a call that has none (a generated client's, without one set by the app): it
+    /// carries only what a middleware marks on it for the steps below.
+    package static func carryingMarksOnly(operationID: String) -> RequestContext {
+        var context = RequestContext(endpoint: operationID, cachePolicy: .withoutCache, isIdempotent: false, timeout: .seconds(60))
+        context.carriesMarksOnly = true
         return context
     }
 
@@ -111,8 +115,8 @@ public struct RequestContext: Sendable {
         self.report = Report()
     }
 
-    /// What a call's steps report back, read once the chain has returned; copies of a context
-    /// share one report.
+    /// Where a call's response came from, recorded from its ``Answer`` for code outside the chain's
+    /// answers (see ``RequestContext/report``); copies of a context share one report.
     public struct Report: Sendable {
         private let state = Locked(State())
 
@@ -131,18 +135,11 @@ public struct RequestContext: Sendable {
         /// How many times the transport was called.
         public var attempts: Int { state.withLock { $0.attempts } }
 
-        /// Counts one call of the transport.
-        package func recordAttempt() { state.withLock { $0.attempts += 1 } }
 
-        /// Why a status a ``RetryMiddleware`` would have retried was not; the status's error says so.
-        package var notRetriedBecause: String? {
-            get { state.withLock { $0.notRetriedBecause } }
-            nonmutating set { state.withLock { $0.notRetriedBecause = newValue } }
-        }
-
-        /// Takes over what another call's report says (a call that shared its answer, see ``CoalescingMiddleware``).
-        package func adopt(source: ResponseSource, attempts: Int) {
-            state.withLock { $0 = State(source: source, attempts: attempts) }
+        /// Records what a step's ``Answer`` says, for a generated client's caller and for an app's
+        /// own `ClientMiddleware` that reads ``RequestContext/current`` after its `next`.
+        package func record(_ answer: Answer) {
+            state.withLock { $0 = State(source: answer.source, attempts: answer.attempts, notRetriedBecause: answer.notRetriedBecause) }
         }
     }
 }

@@ -15,9 +15,9 @@ package final class AnonymousPartitionClaim: Sendable {
     private let credentialed = Locked(false)
     private let outer: AnonymousPartitionClaim?
 
-    /// A claim inside the current one (``RequestContext/anonymousClaim``), if any.
-    package init() {
-        outer = RequestContext.current?.anonymousClaim
+    /// A claim inside `outer` (the call's ``RequestContext/anonymousClaim``), if any.
+    package init(inside outer: AnonymousPartitionClaim?) {
+        self.outer = outer
     }
 
     /// Whether credentials were added after the cache filed the request as anonymous.

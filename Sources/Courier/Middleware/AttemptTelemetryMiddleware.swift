@@ -9,7 +9,7 @@ import Tracing
 /// continues the trace.
 ///
 /// List it last, after the retry, token refresh and cache middlewares, with ``TelemetryMiddleware`` first.
-public struct AttemptTelemetryMiddleware: ClientMiddleware {
+public struct AttemptTelemetryMiddleware: CourierMiddleware {
     /// The backends; nil uses the call's ``Client/Configuration/telemetry``, else the process-wide ones.
     var telemetry: Telemetry?
 
@@ -25,25 +25,25 @@ public struct AttemptTelemetryMiddleware: ClientMiddleware {
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,
-        operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        let context = RequestContext.described
-        let telemetry = Telemetry.chosen(telemetry, in: context)
-        guard telemetry.traces else { return try await next(request, body, baseURL) }
-        let labels = CallLabels(request: request, baseURL: baseURL, operationID: operationID, context: context)
+        context: RequestContext,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+    ) async throws -> Answer {
+        let described = context.described
+        let telemetry = Telemetry.chosen(telemetry, in: described)
+        guard telemetry.traces else { return try await next(request, body, baseURL, context) }
+        let labels = CallLabels(request: request, baseURL: baseURL, operationID: context.endpoint, context: described)
         let span = telemetry.startClientSpan(labels)
         defer { span.end() }
         span.attributes["http.request.resend_count"] = ServiceContext.current?.attemptCounter?.next() ?? 0
         let traced = telemetry.injecting(span, into: request)
         do {
-            let (response, responseBody) = try await ServiceContext.withValue(span.context) { try await next(traced, body, baseURL) }
-            span.attributes["http.response.status_code"] = response.status.code
-            if let errorType = CallLabels.errorType(status: response.status, error: nil) {
+            let answer = try await ServiceContext.withValue(span.context) { try await next(traced, body, baseURL, context) }
+            span.attributes["http.response.status_code"] = answer.response.status.code
+            if let errorType = CallLabels.errorType(status: answer.response.status, error: nil) {
                 span.attributes["error.type"] = errorType
                 span.setStatus(SpanStatus(code: .error))
             }
-            return (response, responseBody)
+            return answer
         } catch {
             span.attributes["error.type"] = CallLabels.errorType(status: nil, error: error)
             span.recordError(error)

@@ -18,7 +18,7 @@ import OpenAPIRuntime
 /// bodies of unknown or larger size outside a ``Client``, transfers, ``CachePolicy/withoutCache``
 /// calls, and a request to which a middleware further down added credentials when who the call is
 /// for isn't known.
-package struct CoalescingMiddleware: ClientMiddleware {
+package struct CoalescingMiddleware: CourierMiddleware {
     /// The largest body shared outside a ``Client`` (a ``Client`` uses its own limit).
     package let maximumBodySize: Int
     private let telemetry: Telemetry?
@@ -38,12 +38,12 @@ package struct CoalescingMiddleware: ClientMiddleware {
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,
-        operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        let context = RequestContext.current
-        guard let key = Key(request, body: body, baseURL: baseURL, context: context) else {
-            return try await next(request, body, baseURL)
+        context: RequestContext,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+    ) async throws -> Answer {
+        let described = context.described
+        guard let key = Key(request, body: body, baseURL: baseURL, context: described) else {
+            return try await next(request, body, baseURL, context)
         }
         var joined = false
         while true {
@@ -51,14 +51,15 @@ package struct CoalescingMiddleware: ClientMiddleware {
             if isLeader {
                 return try await lead(call, key: key, request, body: body, baseURL: baseURL, context: context, next: next)
             }
-            if !joined { Telemetry.chosen(telemetry, in: context).count(MetricName.coalescedRequests, [("courier.operation", operationID)]) }
+            if !joined {
+                Telemetry.chosen(telemetry, in: described).count(MetricName.coalescedRequests, [("courier.operation", context.endpoint)])
+            }
             joined = true
             switch try await call.outcome() {
             case .response(let shared):
-                context?.report.adopt(source: shared.source, attempts: shared.attempts)
-                return (shared.head, HTTPBody(shared.body))
+                return Answer(response: shared.head, body: HTTPBody(shared.body), source: shared.source, attempts: shared.attempts)
             case .sendYourOwn:
-                return try await next(request, body, baseURL)
+                return try await next(request, body, baseURL, context)
             case .askAgain:
                 continue
             }
@@ -68,35 +69,31 @@ package struct CoalescingMiddleware: ClientMiddleware {
     /// Sends the request, in the leader's own task, for every caller that joins `call` before the
     /// answer comes; with nobody joined, the answer is handed back unread.
     private func lead(
-        _ call: SharedCall, key: Key, _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext?,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+        _ call: SharedCall, key: Key, _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+    ) async throws -> Answer {
         do {
             // Not a known user's call: credentials or secrets added down the chain make the answer private.
-            let claim: AnonymousPartitionClaim? = if case .user = key.identity { nil } else { AnonymousPartitionClaim() }
-            let (head, responseBody) = if let claim {
-                try await RequestContext.$current.withValue(RequestContext.marked(operationID: context?.endpoint ?? "") { $0.anonymousClaim = claim }) {
-                    try await next(request, body, baseURL)
-                }
-            } else {
-                try await next(request, body, baseURL)
-            }
+            var below = context
+            let claim: AnonymousPartitionClaim? = if case .user = key.identity { nil } else { AnonymousPartitionClaim(inside: context.anonymousClaim) }
+            if let claim { below.anonymousClaim = claim }
+            let answer = try await next(request, body, baseURL, below)
             if call.closeIfAlone() {
                 calls.remove(key, call)
-                return (head, responseBody)
+                return answer
             }
-            guard claim?.wasCredentialed != true, let limit = context?.maximumBodySize ?? sharingLimit(responseBody) else {
+            guard claim?.wasCredentialed != true, let limit = context.described?.maximumBodySize ?? sharingLimit(answer.body) else {
                 calls.remove(key, call)
                 call.finish(.success(.sendYourOwn))
-                return (head, responseBody)
+                return answer
             }
-            let data = try await collectAnswer(responseBody, of: head, limit: limit)
-            let shared = SharedResponse(
-                head: head, body: data, source: context?.report.source ?? .network, attempts: context?.report.attempts ?? 0
-            )
+            let data = try await collectAnswer(answer.body, of: answer.response, limit: limit)
+            let shared = SharedResponse(head: answer.response, body: data, source: answer.source, attempts: answer.attempts)
             calls.remove(key, call)
             call.finish(.success(.response(shared)))
-            return (head, HTTPBody(data))
+            var whole = answer
+            whole.body = HTTPBody(data)
+            return whole
         } catch {
             calls.remove(key, call)
             // A cancelled leader's request ended with it: the callers still waiting share a new one.

@@ -9,7 +9,7 @@ import OpenAPIRuntime
 /// can't block a request that would have worked. On watchOS (where an ordinary app's monitor never
 /// reports a usable path) and on Linux (which has none) it passes every request on: there the
 /// transports map refused connections and DNS failures to `noConnection` instead.
-public struct ConnectivityMiddleware: ClientMiddleware {
+public struct ConnectivityMiddleware: CourierMiddleware {
     /// Whether the system has positively reported that no path is usable.
     private let isKnownOffline: @Sendable () -> Bool
 
@@ -29,13 +29,13 @@ public struct ConnectivityMiddleware: ClientMiddleware {
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,
-        operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+        context: RequestContext,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+    ) async throws -> Answer {
         if !Self.isLoopback(baseURL.host ?? ""), isKnownOffline() {
             throw CourierError(.noConnection, detail: "The system reports no usable network path")
         }
-        return try await next(request, body, baseURL)
+        return try await next(request, body, baseURL, context)
     }
 
     /// Whether `host` names this machine: the monitor's status says nothing about loopback.

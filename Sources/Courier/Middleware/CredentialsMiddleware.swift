@@ -10,7 +10,7 @@ import OpenAPIRuntime
 /// each user's responses apart whatever the order of the middlewares. Each attempt (a retry, a
 /// replay after a token refresh, a background revalidation) sends the credentials of that same
 /// user: when another user signed in meanwhile, or nobody is, the attempt fails as cancelled.
-public struct CredentialsMiddleware: ClientMiddleware {
+public struct CredentialsMiddleware: CourierMiddleware {
     /// Where the credentials come from.
     package let provider: any CredentialProvider
 
@@ -19,27 +19,27 @@ public struct CredentialsMiddleware: ClientMiddleware {
         self.provider = provider
     }
 
-    /// Adds the credential header fields (replacing fields of the same name) and passes the request on.
+    /// Adds the credential header fields (replacing fields of the same name) and passes the request
+    /// on; a hop to another origin gets none.
     public func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,
-        operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        let context = RequestContext.current
-        guard context?.requiresAuthentication ?? true, context?.isCrossOriginHop != true else {
-            return try await next(request, body, baseURL)
+        context: RequestContext,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+    ) async throws -> Answer {
+        guard context.requiresAuthentication, !context.isCrossOriginHop else {
+            return try await next(request, body, baseURL, context)
         }
         let credentials = await provider.currentCredentials()
         // The call (and the cache partition its answer goes to) is for the user it started with:
         // after a switch of account, an attempt must not send another user's credentials under it.
-        if case .user(let identity)? = context?.identity, credentials?.identity != identity {
+        if case .user(let identity) = context.identity, credentials?.identity != identity {
             throw CourierError(.cancelled, detail: "The signed-in user changed during the call")
         }
-        guard let credentials else { return try await next(request, body, baseURL) }
-        context?.anonymousClaim?.markCredentialed()
-        return try await next(request.adding(credentials), body, baseURL)
+        guard let credentials else { return try await next(request, body, baseURL, context) }
+        context.anonymousClaim?.markCredentialed()
+        return try await next(request.adding(credentials), body, baseURL, context)
     }
 }
 

@@ -9,7 +9,7 @@ import OpenAPIRuntime
 /// (`courier.endpoint`, `courier.method`, `courier.url`, `courier.status`, `courier.duration_ms`…),
 /// and header fields and query items named in the ``Redaction`` never show their values: this
 /// middleware's own list and, inside a ``Client``, the client's.
-public struct LoggingMiddleware: ClientMiddleware {
+public struct LoggingMiddleware: CourierMiddleware {
     /// Where the lines go.
     var logger: Logger
     /// Which header fields and query items are hidden, besides those of the client's list.
@@ -37,13 +37,13 @@ public struct LoggingMiddleware: ClientMiddleware {
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,
-        operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard logger.logLevel <= .debug else { return try await next(request, body, baseURL) }
-        let redaction = RequestContext.current.map { self.redaction.merging($0.redaction) } ?? self.redaction
+        context: RequestContext,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+    ) async throws -> Answer {
+        guard logger.logLevel <= .debug else { return try await next(request, body, baseURL, context) }
+        let redaction = self.redaction.merging(context.redaction)
         var metadata: Logger.Metadata = [
-            "courier.endpoint": "\(operationID)",
+            "courier.endpoint": "\(context.endpoint)",
             "courier.method": "\(request.method.rawValue)",
             "courier.url": "\(redaction.redact(url: baseURL.absoluteString(appendingRequestPath: request.path)))",
         ]
@@ -57,20 +57,20 @@ public struct LoggingMiddleware: ClientMiddleware {
         logger.debug("request", metadata: requestMetadata)
         let started = ContinuousClock.now
         do {
-            let (response, received) = try await next(request, body, baseURL)
-            var responseBody = received
+            var answer = try await next(request, body, baseURL, context)
+            let response = answer.response
             metadata["courier.status"] = "\(response.status.code)"
             metadata["courier.duration_ms"] = "\(milliseconds(ContinuousClock.now - started))"
             metadata["courier.headers"] = "\(describe(response.headerFields, redaction))"
             // Only a body announced within the limit is read (and handed on as bytes: a stream can
             // be read once); any other streams past untouched.
-            if logsBodies, let body = responseBody, case .known(let length) = body.length, length <= bodyLimit {
+            if logsBodies, let body = answer.body, case .known(let length) = body.length, length <= bodyLimit {
                 let data = try await Data(collecting: body, upTo: bodyLimit)
                 metadata["courier.body"] = "\(CourierError.snippet(of: data))"
-                responseBody = HTTPBody(data)
+                answer.body = HTTPBody(data)
             }
             logger.debug("response", metadata: metadata)
-            return (response, responseBody)
+            return answer
         } catch {
             metadata["courier.duration_ms"] = "\(milliseconds(ContinuousClock.now - started))"
             metadata["courier.error"] = "\(CourierError.from(transportError: error).kind)"

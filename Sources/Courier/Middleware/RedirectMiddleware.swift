@@ -18,7 +18,7 @@ import OpenAPIRuntime
 ///   `allowsInsecureRedirects` is on; even then, a request body never goes from https to http.
 /// - A loop, more than `maximumRedirects` hops, a missing or unusable `Location`, or a non-HTTP
 ///   target fails with ``CourierError/Kind/redirect``.
-public struct RedirectMiddleware: ClientMiddleware {
+public struct RedirectMiddleware: CourierMiddleware {
     /// How many redirects one call may follow.
     var maximumRedirects: Int
     /// The header fields removed when a hop leaves the origin, besides the credential fields.
@@ -37,40 +37,38 @@ public struct RedirectMiddleware: ClientMiddleware {
         self.allowsInsecureRedirects = allowsInsecureRedirects
     }
 
-    /// Sends the request; while the answer is a redirect, sends the next hop.
+    /// Sends the request; while the answer is a redirect, sends the next hop, with a context that
+    /// says when it left the call's origin (``RequestContext/isCrossOriginHop``).
     public func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,
-        operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+        context: RequestContext,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+    ) async throws -> Answer {
         // The first request goes as it is: most calls are never redirected, and pay nothing more.
-        var (response, responseBody) = try await next(request, body, baseURL)
-        guard Self.isRedirect(response.status) else { return (response, responseBody) }
-        var hop = Hop(request: request, body: body, baseURL: baseURL, withholdsCredentials: RequestContext.current?.isCrossOriginHop ?? false)
-        guard let start = Origin(hop.url) else { return (response, responseBody) }
+        var answer = try await next(request, body, baseURL, context)
+        guard Self.isRedirect(answer.response.status) else { return answer }
+        var hop = Hop(request: request, body: body, baseURL: baseURL, withholdsCredentials: context.isCrossOriginHop)
+        guard let start = Origin(hop.url) else { return answer }
         var visited: Set<String> = []
-        while Self.isRedirect(response.status) {
+        while Self.isRedirect(answer.response.status) {
             visited.insert(hop.visit)
             guard visited.count <= maximumRedirects else {
                 throw failure("More than \(maximumRedirects) redirects", at: hop)
             }
-            let current = try nextHop(after: hop, response: response, from: start)
+            let current = try nextHop(after: hop, response: answer.response, from: start)
             if visited.contains(current.visit) {
                 throw failure("Redirect loop back to \(current.url.absoluteString)", at: hop)
             }
-            if current.withholdsCredentials, RequestContext.current?.isCrossOriginHop != true {
-                let context = RequestContext.marked(operationID: operationID) { $0.isCrossOriginHop = true }
-                (response, responseBody) = try await RequestContext.$current.withValue(context) {
-                    try await next(current.request, current.body, current.baseURL)
-                }
-            } else {
-                (response, responseBody) = try await next(current.request, current.body, current.baseURL)
-            }
+            var hopContext = context
+            hopContext.isCrossOriginHop = current.withholdsCredentials
+            let attempts = answer.attempts
+            answer = try await next(current.request, current.body, current.baseURL, hopContext)
+            answer.attempts += attempts
             hop = current
         }
-        return (response, responseBody)
+        return answer
     }
 
     static func isRedirect(_ status: HTTPResponse.Status) -> Bool {

@@ -14,7 +14,7 @@ import OpenAPIRuntime
 /// - A retry's per-attempt timeout is shortened so that the attempt ends by the policy's total deadline.
 /// - Cancelling the call while it waits ends the wait at once with ``CourierError/Kind/cancelled``.
 /// - When no retry follows, the last response is returned (for a status) or the last error thrown.
-public struct RetryMiddleware: ClientMiddleware {
+public struct RetryMiddleware: CourierMiddleware {
     /// When to retry and how long to wait.
     let policy: RetryPolicy
     /// The clock the waits run on.
@@ -34,22 +34,25 @@ public struct RetryMiddleware: ClientMiddleware {
     ///   - request: The request.
     ///   - body: The request body; retried only when it can be iterated more than once.
     ///   - baseURL: The base URL.
-    ///   - operationID: The endpoint's name.
+    ///   - context: The call's context: whether the request may be sent twice, and the timeout a
+    ///     retry shortens to end by the policy's total deadline.
     ///   - next: The rest of the chain.
-    /// - Returns: The first response the policy does not retry.
+    /// - Returns: The first answer the policy does not retry, with the attempts of every try.
     /// - Throws: The last attempt's error, or ``CourierError/Kind/cancelled`` when cancelled during a wait.
     public func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,
-        operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+        context: RequestContext,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+    ) async throws -> Answer {
+        // Outside a client (a context that only carries marks), the policy decides by method alone.
+        let described = context.described
         let decide = { @Sendable (attempt: Int, outcome: Outcome, elapsed: Duration) -> RetryDecision in
             policy.decision(
                 afterAttempt: attempt,
                 method: request.method,
-                isIdempotent: RequestContext.described?.isIdempotent,
+                isIdempotent: described?.isIdempotent,
                 status: outcome.status,
                 error: outcome.errorKind,
                 retryAfter: outcome.status == nil ? nil : outcome.retryAfter,
@@ -57,24 +60,24 @@ public struct RetryMiddleware: ClientMiddleware {
                 now: Date()
             )
         }
-        guard policy.maximumAttempts > 1 else { return try await next(request, body, baseURL) }
+        guard policy.maximumAttempts > 1 else { return try await next(request, body, baseURL, context) }
         guard body?.iterationBehavior != .single else {
             // Say why an answer the policy would have retried was not: in a failure's detail, and
             // for a status in the error the client makes of it.
-            let answer: (HTTPResponse, HTTPBody?)
+            var answer: Answer
             do {
-                answer = try await next(request, body, baseURL)
+                answer = try await next(request, body, baseURL, context)
             } catch {
                 guard decide(1, .failure(error), .zero).delay != nil else { throw error }
                 var explained = CourierError.from(transportError: error)
                 explained.detail += " (not retried: \(Self.singleUseBody))"
                 throw explained
             }
-            if decide(1, .response(answer), .zero).delay != nil { RequestContext.current?.report.notRetriedBecause = Self.singleUseBody }
+            if decide(1, .response(answer), .zero).delay != nil { answer.notRetriedBecause = Self.singleUseBody }
             return answer
         }
         let clock: any Clock<Duration> = self.clock
-        return try await run(on: clock, attempt: { try await next(request, body, baseURL) }, decide: decide)
+        return try await run(on: clock, context: context, attempt: { context in try await next(request, body, baseURL, context) }, decide: decide)
     }
 
     /// Why a request whose body can be read once is never retried.
@@ -83,26 +86,33 @@ public struct RetryMiddleware: ClientMiddleware {
     /// The attempt loop, generic over the clock so its instants can be compared.
     private func run<C: Clock>(
         on clock: C,
-        attempt send: () async throws -> (HTTPResponse, HTTPBody?),
+        context: RequestContext,
+        attempt send: (RequestContext) async throws -> Answer,
         decide: (Int, Outcome, Duration) -> RetryDecision
-    ) async throws -> (HTTPResponse, HTTPBody?) where C.Duration == Duration {
+    ) async throws -> Answer where C.Duration == Duration {
         let start = clock.now
-        let context = RequestContext.described
+        let described = context.described
         var attempt = 1
+        var attempts = 0
         while true {
             let outcome: Outcome
             do {
-                let result = try await Self.withAttemptContext(context, remaining: attempt == 1 ? nil : policy.totalDeadline - start.duration(to: clock.now)) {
-                    try await send()
-                }
-                outcome = .response(result)
+                let remaining = attempt == 1 ? nil : policy.totalDeadline - start.duration(to: clock.now)
+                let answer = try await send(Self.attemptContext(context, remaining: remaining))
+                attempts += answer.attempts
+                outcome = .response(answer)
             } catch {
+                attempts += 1
                 outcome = .failure(error)
             }
             let decision = Task.isCancelled ? .stop(.cancelled) : decide(attempt, outcome, start.duration(to: clock.now))
-            guard let delay = decision.delay else { return try outcome.get() }
-            (context?.telemetry ?? Telemetry()).count(
-                MetricName.retries, [("courier.operation", context?.endpoint ?? ""), ("courier.retry.reason", outcome.reason)]
+            guard let delay = decision.delay else {
+                var answer = try outcome.get()
+                answer.attempts = attempts
+                return answer
+            }
+            (described?.telemetry ?? Telemetry()).count(
+                MetricName.retries, [("courier.operation", described?.endpoint ?? ""), ("courier.retry.reason", outcome.reason)]
             )
             if delay > .zero {
                 do {
@@ -118,34 +128,32 @@ public struct RetryMiddleware: ClientMiddleware {
         }
     }
 
-    /// Runs a retry with its per-attempt timeout shortened to the time left before the deadline.
-    private static func withAttemptContext<T>(
-        _ context: RequestContext?,
-        remaining: Duration?,
-        _ operation: () async throws -> T
-    ) async throws -> T {
-        guard var bounded = context, let remaining, remaining < bounded.timeout else { return try await operation() }
+    /// A retry's context: its per-attempt timeout shortened to the time left before the deadline.
+    /// A context that only carries marks has no timeout of the call's to shorten.
+    private static func attemptContext(_ context: RequestContext, remaining: Duration?) -> RequestContext {
+        guard let remaining, !context.carriesMarksOnly, remaining < context.timeout else { return context }
+        var bounded = context
         bounded.timeout = max(remaining, .zero)
-        return try await RequestContext.$current.withValue(bounded) { try await operation() }
+        return bounded
     }
 
     /// What one attempt produced.
     private enum Outcome {
-        case response((HTTPResponse, HTTPBody?))
+        case response(Answer)
         case failure(any Error)
 
         var status: HTTPResponse.Status? {
-            if case .response(let (head, _)) = self { head.status } else { nil }
+            if case .response(let answer) = self { answer.response.status } else { nil }
         }
 
         var retryAfter: String? {
-            if case .response(let (head, _)) = self { head.headerFields[.retryAfter] } else { nil }
+            if case .response(let answer) = self { answer.response.headerFields[.retryAfter] } else { nil }
         }
 
         /// Why the attempt is retried: its status code or its error's kind.
         var reason: String {
             switch self {
-            case .response(let (head, _)): String(head.status.code)
+            case .response(let answer): String(answer.response.status.code)
             case .failure(let error): CourierError.from(transportError: error).kind.identifier
             }
         }
@@ -154,7 +162,7 @@ public struct RetryMiddleware: ClientMiddleware {
             if case .failure(let error) = self { CourierError.from(transportError: error).kind } else { nil }
         }
 
-        func get() throws -> (HTTPResponse, HTTPBody?) {
+        func get() throws -> Answer {
             switch self {
             case .response(let result): return result
             case .failure(let error): throw error

@@ -7,7 +7,7 @@ import OpenAPIRuntime
 /// Each line is tab-separated: ISO 8601 time, method, endpoint name, status (or the error kind),
 /// duration in milliseconds, response bytes, source (`network`, `cache`, `revalidated`, `stale`).
 /// Put it first in the chain so that it times what the caller waits for, cache hits included.
-public struct TimingLogMiddleware: ClientMiddleware {
+public struct TimingLogMiddleware: CourierMiddleware {
     private let file: TimingLogFile
 
     /// Creates the middleware writing to `fileURL` (created if missing, readable by the user only;
@@ -22,24 +22,23 @@ public struct TimingLogMiddleware: ClientMiddleware {
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,
-        operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+        context: RequestContext,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+    ) async throws -> Answer {
         let startedAt = Date()
         let started = ContinuousClock.now
         do {
-            let (response, responseBody) = try await next(request, body, baseURL)
+            let answer = try await next(request, body, baseURL, context)
             var bytes: Int64 = -1
-            if let responseBody, case .known(let length) = responseBody.length { bytes = length }
-            let source = RequestContext.current?.report.source ?? .network
+            if let responseBody = answer.body, case .known(let length) = responseBody.length { bytes = length }
             file.append(
-                startedAt, request.method.rawValue, operationID, "\(response.status.code)",
-                milliseconds(ContinuousClock.now - started), bytes, source.identifier
+                startedAt, request.method.rawValue, context.endpoint, "\(answer.response.status.code)",
+                milliseconds(ContinuousClock.now - started), bytes, answer.source.identifier
             )
-            return (response, responseBody)
+            return answer
         } catch {
             file.append(
-                startedAt, request.method.rawValue, operationID, CourierError.from(transportError: error).kind.identifier,
+                startedAt, request.method.rawValue, context.endpoint, CourierError.from(transportError: error).kind.identifier,
                 milliseconds(ContinuousClock.now - started), 0, "error"
             )
             throw error

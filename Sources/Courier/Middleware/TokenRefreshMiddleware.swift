@@ -29,7 +29,7 @@ import OpenAPIRuntime
 ///     CredentialsMiddleware(provider: store),
 /// ])
 /// ```
-public struct TokenRefreshMiddleware: ClientMiddleware {
+public struct TokenRefreshMiddleware: CourierMiddleware {
     /// Decides whether a response says the credentials are no longer valid.
     public typealias TokenFailurePredicate = @Sendable (_ response: HTTPResponse, _ context: RequestContext?) -> Bool
 
@@ -73,9 +73,9 @@ public struct TokenRefreshMiddleware: ClientMiddleware {
     ///   - request: The request, without credentials (``CredentialsMiddleware`` adds them further in).
     ///   - body: The request body; a body that can be iterated only once is not replayed.
     ///   - baseURL: The base URL.
-    ///   - operationID: The endpoint's name.
+    ///   - context: The call's context; a hop to another origin is never refreshed for.
     ///   - next: The rest of the chain.
-    /// - Returns: The response, or the replay's response.
+    /// - Returns: The answer, or the replay's answer.
     /// - Throws: ``CourierError/Kind/sessionExpired`` when the refresh token was refused; the
     ///   refresh's own error when it failed otherwise; ``CourierError/Kind/timedOut`` when the
     ///   refresh takes longer than the request's timeout.
@@ -83,22 +83,23 @@ public struct TokenRefreshMiddleware: ClientMiddleware {
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,
-        operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        let context = RequestContext.current
-        guard context?.requiresAuthentication ?? true, context?.isCrossOriginHop != true else {
-            return try await next(request, body, baseURL)
+        context: RequestContext,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+    ) async throws -> Answer {
+        guard context.requiresAuthentication, !context.isCrossOriginHop else {
+            return try await next(request, body, baseURL, context)
         }
         let sent = store.credentials
-        let (response, responseBody) = try await next(request, body, baseURL)
-        guard let sent, isTokenFailure(response, context), body?.iterationBehavior != .single else {
-            return (response, responseBody)
+        let answer = try await next(request, body, baseURL, context)
+        guard let sent, isTokenFailure(answer.response, context.described), body?.iterationBehavior != .single else {
+            return answer
         }
         let fresh = try await coordinator.credentials(
-            replacing: sent, waitingAtMost: context?.timeout ?? .seconds(60), telemetry: context?.telemetry ?? Telemetry()
+            replacing: sent, waitingAtMost: context.described?.timeout ?? .seconds(60), telemetry: context.telemetry
         )
-        return try await next(Self.replay(request, sent: sent, fresh: fresh), body, baseURL)
+        var replay = try await next(Self.replay(request, sent: sent, fresh: fresh), body, baseURL, context)
+        replay.attempts += answer.attempts
+        return replay
     }
 
     /// The request to replay: with the new credentials where it carried the old ones (a

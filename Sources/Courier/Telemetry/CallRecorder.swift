@@ -30,22 +30,24 @@ struct CallRecorder {
     }
 
     /// Runs the call and records its status or error, its duration and its cache outcome.
-    func observe(span: (any Span)?, _ call: () async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+    func observe(span: (any Span)?, _ call: () async throws -> Answer) async throws -> Answer {
         do {
-            let (response, body) = try await call()
+            let answer = try await call()
             var length: Int64?
-            if case .known(let known) = body?.length { length = known }
-            record(status: response.status, error: nil, responseBodySize: length, span: span)
-            return (response, body)
+            if case .known(let known) = answer.body?.length { length = known }
+            record(status: answer.response.status, source: answer.source, error: nil, responseBodySize: length, span: span)
+            return answer
         } catch {
-            record(status: nil, error: error, responseBodySize: nil, span: span)
+            record(status: nil, source: nil, error: error, responseBodySize: nil, span: span)
             throw error
         }
     }
 
-    private func record(status: HTTPResponse.Status?, error: (any Error)?, responseBodySize: Int64?, span: (any Span)?) {
+    private func record(
+        status: HTTPResponse.Status?, source: ResponseSource?, error: (any Error)?, responseBodySize: Int64?, span: (any Span)?
+    ) {
         let errorType = CallLabels.errorType(status: status, error: error)
-        let outcome = cacheOutcome(status: status)
+        let outcome = cacheOutcome(status: status, source: source)
         if let span {
             if let status { span.attributes["http.response.status_code"] = status.code }
             if let errorType {
@@ -72,9 +74,9 @@ struct CallRecorder {
     }
 
     /// `hit`, `revalidated`, `stale` or `miss` for a call that could use the cache; nil otherwise.
-    private func cacheOutcome(status: HTTPResponse.Status?) -> String? {
+    private func cacheOutcome(status: HTTPResponse.Status?, source: ResponseSource?) -> String? {
         guard let context, context.cachePolicy.mode != .withoutCache else { return nil }
-        switch context.report.source {
+        switch source ?? .network {
         case .cache where status == .gatewayTimeout: return "miss"   // the cache's own 504: nothing stored
         case .cache: return "hit"
         case .revalidated: return "revalidated"

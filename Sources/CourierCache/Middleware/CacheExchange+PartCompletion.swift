@@ -32,7 +32,7 @@ extension CacheExchange {
               let served = try? await answering(answer, rules.servedResponse(for: hit.metadata.storedResponse, now: cache.clock), hit)
         else { return try await followHTTPNetwork(network, request: request, hit: nil) }
         // The bytes it lacked came from the network: not a cache hit.
-        report?.source = .network
+        source.withLock { $0 = .network }
         return served
     }
 }

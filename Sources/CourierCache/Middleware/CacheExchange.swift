@@ -13,7 +13,8 @@ struct CacheExchange: Sendable {
     /// The cache's rules, keeping secret values as the store's keyed hashes.
     let rules: CacheRules
     let key: CacheKey
-    let report: RequestContext.Report?
+    /// Where the exchange's answer came from: the network unless the cache answered.
+    let source: Locked<ResponseSource>
     /// Runs the call again after the caller has its answer; nil outside a `Client`.
     let background: BackgroundRevalidation?
     /// Set when the request was filed as anonymous without knowing who is signed in.
@@ -132,7 +133,7 @@ struct CacheExchange: Sendable {
 
     /// The cache's own 504 for a request it can't answer without the network (RFC 9111 §5.2.1.7).
     private func gatewayTimeout() -> (HTTPResponse, HTTPBody?) {
-        report?.source = .cache
+        source.withLock { $0 = .cache }
         return (HTTPResponse(status: .gatewayTimeout), HTTPBody())
     }
 
@@ -181,7 +182,7 @@ struct CacheExchange: Sendable {
             return try await networkAndStore(network, fallback: false)
         }
         storage.counters.add(hits: 1)
-        report?.source = .revalidated
+        source.withLock { $0 = .revalidated }
         return served
     }
 
@@ -225,7 +226,7 @@ struct CacheExchange: Sendable {
         else { return nil }
         await storage.recordUse(of: hit.metadata)
         storage.counters.add(hits: 1)
-        report?.source = source
+        self.source.withLock { $0 = source }
         return served
     }
 

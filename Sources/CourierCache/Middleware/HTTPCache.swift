@@ -26,7 +26,7 @@ import OpenAPIRuntime
 /// Within a response's `stale-while-revalidate` window a `Client` gets the stored response at
 /// once (source `ResponseSource.stale`) while one revalidation per entry runs in the background
 /// through the chain; without a client (a generated one) the revalidation runs before answering.
-public struct HTTPCache: CachingMiddleware {
+public struct HTTPCache: CachingMiddleware, CourierMiddleware {
     /// Where entries live.
     package let storage: any CacheStorage
     /// The RFC 9111 rules in force.
@@ -93,33 +93,51 @@ public struct HTTPCache: CachingMiddleware {
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,
-        operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        // Outside a Courier client (a context that only marks a cross-origin hop included), the cache's own defaults.
-        let context = RequestContext.described
-        let policy = context?.cachePolicy ?? defaultPolicy
+        context: RequestContext,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+    ) async throws -> Answer {
+        // Outside a Courier client (a context that only carries marks included), the cache's own defaults.
+        let described = context.described
+        let policy = described?.cachePolicy ?? defaultPolicy
         let requestURL = baseURL.absoluteString(appendingRequestPath: request.path ?? "/")
         guard let url = keyURL(requestURL, ignoring: ignoredQueryItems.union(policy.ignoredQueryItems)) else {
-            return try await next(request, body, baseURL)
+            return try await next(request, body, baseURL, context)
+        }
+        if request.method == .get, policy.mode == .withoutCache || policy.mode == .useCacheAndRequestWithoutRecache {
+            return try await next(request, body, baseURL, context)
         }
         var rules = self.rules
-        rules.secrets = SecretValues(hmac: storage.secrets, redaction: context?.redaction ?? redaction)
-        let partition = await partition(of: request, context, secrets: rules.secrets)
+        rules.secrets = SecretValues(hmac: storage.secrets, redaction: described?.redaction ?? redaction)
+        let partition = await partition(of: request, described, claimed: context.anonymousClaim, secrets: rules.secrets)
         let exchange = CacheExchange(
             cache: self, request: request, rules: rules, key: CacheKey(method: "GET", normalizedURL: url, partition: partition.name),
-            report: context?.report, background: context?.background, claim: partition.claim,
-            isTransfer: context?.isTransfer ?? false, download: context?.download,
-            bodyLimit: context?.maximumBodySize ?? CacheExchange.defaultBodyLimit, telemetry: context?.telemetry ?? Telemetry(),
+            source: Locked(.network), background: described?.background, claim: partition.claim,
+            isTransfer: described?.isTransfer ?? false, download: described?.download,
+            bodyLimit: described?.maximumBodySize ?? CacheExchange.defaultBodyLimit, telemetry: described?.telemetry ?? Telemetry(),
             offlineAllowance: policy.offlineAllowance.map(\.inSeconds) ?? offlineAllowance
         )
+        // The chain below sees this cache's claim (or none, hiding an outer one, when the request is
+        // filed by its own credentials); a claim shared with the coalescing middleware is the call's already.
+        let below = {
+            var below = context
+            below.anonymousClaim = partition.claim
+            return below
+        }()
+        let attempts = Locked(0)
         @Sendable func network(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody?) {
-            // The chain below sees this cache's claim (or none, hiding an outer one, when the request is
-            // filed by its own credentials); a claim shared with the coalescing middleware is current already.
-            guard partition.claim !== RequestContext.current?.anonymousClaim else { return try await next(request, body, baseURL) }
-            let below = RequestContext.marked(operationID: operationID) { $0.anonymousClaim = partition.claim }
-            return try await RequestContext.$current.withValue(below) { try await next(request, body, baseURL) }
+            let answer = try await next(request, body, baseURL, below)
+            attempts.withLock { $0 += answer.attempts }
+            return (answer.response, answer.body)
         }
+        let (response, responseBody) = try await answer(request, policy: policy, exchange: exchange, network: network)
+        return Answer(
+            response: response, body: responseBody, source: exchange.source.withLock { $0 }, attempts: attempts.withLock { $0 })
+    }
+
+    /// The exchange's steps for the call's policy.
+    private func answer(
+        _ request: HTTPRequest, policy: CachePolicy, exchange: CacheExchange, network: CacheExchange.Network
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         guard request.method == .get else {
             let requestTime = clock
             let (response, responseBody) = try await network(request)
@@ -130,7 +148,7 @@ public struct HTTPCache: CachingMiddleware {
         }
         switch policy.mode {
         case .withoutCache, .useCacheAndRequestWithoutRecache:
-            return try await next(request, body, baseURL)
+            return try await network(request)
         case .cacheOnly:
             return try await exchange.cachedOrGatewayTimeout()
         case .alwaysUseCache:
@@ -155,7 +173,9 @@ public struct HTTPCache: CachingMiddleware {
     /// The partition of a request: the user's identity; else a keyed hash of the credential and
     /// secret fields the request carries itself; else the anonymous partition `""`, claimed so that
     /// such fields added further down the chain keep the response out of it.
-    private func partition(of request: HTTPRequest, _ context: RequestContext?, secrets: SecretValues?) async -> Partition {
+    private func partition(
+        of request: HTTPRequest, _ context: RequestContext?, claimed: AnonymousPartitionClaim?, secrets: SecretValues?
+    ) async -> Partition {
         var identity = context?.identity ?? .unknown
         if identity == .unknown, let credentials {
             identity = context?.requiresAuthentication == false ? .anonymous : await CallIdentity.of(credentials)
@@ -164,7 +184,7 @@ public struct HTTPCache: CachingMiddleware {
         if let own = secrets?.partition(of: request.headerFields) { return Partition(name: own) }
         // Behind a `CoalescingMiddleware` that filed the call as anonymous too, its claim is this one:
         // whatever marks it after this point marks both.
-        return Partition(name: "", claim: RequestContext.current?.anonymousClaim ?? AnonymousPartitionClaim())
+        return Partition(name: "", claim: claimed ?? AnonymousPartitionClaim(inside: nil))
     }
 
     var clock: Date { now() }

@@ -1,5 +1,7 @@
 @testable import Courier
 import Foundation
+import HTTPTypes
+import OpenAPIRuntime
 import Testing
 
 /// The line splitter and the server-sent events grammar as pure values, fed byte by byte.
@@ -53,5 +55,36 @@ extension EventFramingTests {
         #expect(parser.lastEventID == "1")
         _ = try parser.consume([])
         #expect(parser.lastEventID == "2")
+    }
+
+    private struct Lines: EventStreamEndpoint {
+        typealias Event = String
+        var path: EndpointPath { "/lines" }
+        var eventFormat: EventStreamFormat { .jsonLines }
+    }
+
+    /// A JSON Lines body whose last line, without its newline, runs past the bound fails as too
+    /// large (not as a value that doesn't decode), whether it arrives whole or in pieces.
+    @Test(arguments: [1, 7, 200])
+    func aLastLineOverTheBoundIsTooLarge(chunkSize: Int) async throws {
+        let bytes = Array("\"first\"\n".utf8) + Array(repeating: UInt8(ascii: "x"), count: 100)
+        let chunks = stride(from: 0, to: bytes.count, by: chunkSize).map { ArraySlice(bytes[$0..<min(bytes.count, $0 + chunkSize)]) }
+        let pieces = AsyncStream<ArraySlice<UInt8>> { continuation in
+            for chunk in chunks { continuation.yield(chunk) }
+            continuation.finish()
+        }
+        let body = HTTPBody(pieces, length: .known(Int64(bytes.count)))
+        let context = DecodingContext(decoder: JSONDecoder(), response: HTTPResponse(status: .ok))
+        let stream = EventStream(endpoint: Lines(), body: body, context: context, limit: 50, evidence: { error in error })
+        var iterator = stream.makeAsyncIterator()
+        let first = try await iterator.next()
+        #expect(first?.value == "\"first\"", "a String event is the line's UTF-8 text")
+        var caught: CourierError?
+        do throws(CourierError) {
+            _ = try await iterator.next()
+        } catch {
+            caught = error
+        }
+        #expect(caught?.kind == .bodyTooLarge)
     }
 }
