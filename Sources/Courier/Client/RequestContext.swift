@@ -123,23 +123,18 @@ public struct RequestContext: Sendable {
         struct State {
             var source: ResponseSource = .network
             var attempts = 0
-            var notRetriedBecause: String?
         }
 
         /// Where the response came from: the network unless a cache answered.
-        public package(set) var source: ResponseSource {
-            get { state.withLock { $0.source } }
-            nonmutating set { state.withLock { $0.source = newValue } }
-        }
+        public var source: ResponseSource { state.withLock { $0.source } }
 
         /// How many times the transport was called.
         public var attempts: Int { state.withLock { $0.attempts } }
 
-
         /// Records what a step's ``Answer`` says, for a generated client's caller and for an app's
         /// own `ClientMiddleware` that reads ``RequestContext/current`` after its `next`.
         package func record(_ answer: Answer) {
-            state.withLock { $0 = State(source: answer.source, attempts: answer.attempts, notRetriedBecause: answer.notRetriedBecause) }
+            state.withLock { $0 = State(source: answer.source, attempts: answer.attempts) }
         }
     }
 }
