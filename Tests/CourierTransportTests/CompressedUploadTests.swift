@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import Testing
@@ -10,19 +11,8 @@ import Testing
 @Suite struct CompressedUploadTests {
     /// What `gzip -dc` makes of `data`; nil when it isn't valid gzip.
     static func gunzip(_ data: [UInt8]) throws -> [UInt8]? {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-gunzip-\(UUID().uuidString).gz")
-        try Data(data).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/gzip")
-        process.arguments = ["-dc", file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let result = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? Array(result) : nil
+        let (status, output) = try ChildProcess.run("/usr/bin/gzip", ["-dc"], input: Data(data))
+        return status == 0 ? Array(output) : nil
     }
 
     /// A repetitive JSON batch, the kind of body worth compressing.

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
 import CourierCache
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import NIOHTTPCompression
@@ -13,19 +14,7 @@ import Testing
 @Suite struct CompressionTests {
     /// gzip's output for `data` (the system's `gzip`, a real encoder).
     static func gzip(_ data: Data) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/gzip")
-        process.arguments = ["-c", "-n"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        let writer = Thread { try? input.fileHandleForWriting.write(contentsOf: data); try? input.fileHandleForWriting.close() }
-        writer.start()
-        let result = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return result
+        try ChildProcess.run("/usr/bin/gzip", ["-c", "-n"], input: data).output
     }
 
     static let rows = Data(("[" + (0..<2000).map { #"{"id":\#($0),"name":"row \#($0)","active":true}"# }.joined(separator: ",") + "]").utf8)
@@ -93,18 +82,8 @@ import Testing
 
     /// `data` through Python's zlib: `wbits` 15 is the zlib format, -15 raw deflate (another real encoder).
     static func deflate(_ data: Data, wbits: Int) throws -> Data {
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent("courier-deflate-\(UUID().uuidString)")
-        try data.write(to: input)
-        defer { try? FileManager.default.removeItem(at: input) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sys, zlib; c = zlib.compressobj(6, zlib.DEFLATED, \(wbits)); d = open(sys.argv[1], 'rb').read(); sys.stdout.buffer.write(c.compress(d) + c.flush())", input.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let result = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return result
+        let script = "import sys, zlib; c = zlib.compressobj(6, zlib.DEFLATED, \(wbits)); d = sys.stdin.buffer.read(); sys.stdout.buffer.write(c.compress(d) + c.flush())"
+        return try ChildProcess.run("/usr/bin/python3", ["-c", script], input: data).output
     }
 
     /// RFC 9110's `deflate` is the zlib format; some servers send raw deflate data under the name: both decode.

@@ -1,4 +1,5 @@
 import CourierCache
+import CourierTestSupport
 import Foundation
 import GRDB
 import HTTPTypes

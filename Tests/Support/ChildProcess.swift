@@ -1,0 +1,76 @@
+#if os(Linux) || os(macOS)
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A program run beside the tests, started with `posix_spawn`.
+///
+/// Not Foundation's `Process`: on Linux its `run()` reads `/proc/self/fd` past the end of a
+/// directory entry and crashes now and then while other tests open and close descriptors
+/// (swift-corelibs-foundation#5472, not in Swift 6.3.1; it crashed a whole test run here, inside a
+/// compression test's `gzip`). The child inherits the descriptors that are not close-on-exec; a
+/// child that runs for long should close them first.
+package struct ChildProcess {
+    package let pid: pid_t
+
+    /// Starts `executable` with `arguments` and a minimal environment; `input` and `output` name
+    /// files for its standard input and output (its standard error goes nowhere when `output` is set).
+    package init(_ executable: String, _ arguments: [String], input: String? = nil, output: String? = nil) throws {
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = [strdup("PATH=/usr/bin:/bin"), nil]
+        defer { (argv + envp).forEach { free($0) } }
+        #if canImport(Glibc)
+        var actions = posix_spawn_file_actions_t()
+        #else
+        var actions: posix_spawn_file_actions_t?
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let input { posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0) }
+        if let output {
+            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
+        self.pid = pid
+    }
+
+    /// Waits for the child to end; its exit code, or nil when a signal ended it.
+    package func exitCode() async -> Int32? {
+        let pid = pid
+        return await withCheckedContinuation { continuation in
+            // `waitpid` blocks: on a thread of its own, not the cooperative pool.
+            DispatchQueue.global().async { continuation.resume(returning: Self.wait(for: pid)) }
+        }
+    }
+
+    /// Runs `executable` to its end with `data` as its standard input: its exit code and output.
+    /// For short programs only (a compressor): it waits on the calling thread.
+    package static func run(_ executable: String, _ arguments: [String], input data: Data = Data()) throws -> (status: Int32?, output: Data) {
+        let folder = FileManager.default.temporaryDirectory
+        let input = folder.appendingPathComponent("courier-child-in-\(UUID().uuidString)")
+        let output = folder.appendingPathComponent("courier-child-out-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: input)
+            try? FileManager.default.removeItem(at: output)
+        }
+        try data.write(to: input)
+        let child = try ChildProcess(executable, arguments, input: input.path, output: output.path)
+        let status = wait(for: child.pid)
+        return (status, (try? Data(contentsOf: output)) ?? Data())
+    }
+
+    private static func wait(for pid: pid_t) -> Int32? {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+        let exited = status & 0x7f == 0
+        return exited ? (status >> 8) & 0xff : nil
+    }
+}
+#endif
