@@ -1,7 +1,8 @@
-/// The tasks a client runs after their caller has its answer, so they can be awaited or cancelled.
+/// The tasks a client's middlewares run after their caller has its answer (the cache's background
+/// revalidation), so they can be awaited or cancelled.
 ///
 /// Shared by copies of a client; when the last copy is gone, whatever still runs is cancelled.
-final class BackgroundWork: Sendable {
+package final class BackgroundWork: Sendable {
     private struct State {
         var nextID = 0
         var tasks: [Int: Task<Void, Never>] = [:]
@@ -11,7 +12,7 @@ final class BackgroundWork: Sendable {
     private let state = Locked(State())
 
     /// Starts `work` in a task of its own (detached: it must not inherit the caller's cancellation).
-    func start(_ work: @escaping @Sendable () async -> Void) {
+    package func start(_ work: @escaping @Sendable () async -> Void) {
         state.withLock { state in
             state.nextID += 1
             let id = state.nextID
@@ -33,7 +34,7 @@ final class BackgroundWork: Sendable {
     }
 
     /// Returns when no background task is running.
-    func waitUntilIdle() async {
+    package func waitUntilIdle() async {
         await withCheckedContinuation { continuation in
             let idle = state.withLock { state -> Bool in
                 if state.tasks.isEmpty { return true }
@@ -45,7 +46,7 @@ final class BackgroundWork: Sendable {
     }
 
     /// Cancels every running background task.
-    func cancelAll() {
+    package func cancelAll() {
         for task in state.withLock({ Array($0.tasks.values) }) { task.cancel() }
     }
 

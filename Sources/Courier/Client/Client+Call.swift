@@ -96,9 +96,12 @@ extension Client {
         if let credentials {
             context.identity = context.requiresAuthentication ? await CallIdentity.of(credentials) : .anonymous
         }
-        // A transfer revalidates in line: run again in the background, its body would be gathered in memory.
-        if hasCache, !context.isTransfer { context.background = backgroundRevalidation(of: call.built, context: context) }
-        return try await runChain(call.built, context: context, destination: call.destination)
+        // The chain runs in a copy of this client without the background work, which a step may
+        // keep running it after the call returned: so the work never keeps its own client alive.
+        context.background = backgroundWork
+        var chain = self
+        chain.backgroundWork = nil
+        return try await chain.runChain(call.built, context: context, destination: call.destination)
     }
 
     /// The middleware chain (once per redirect hop), then the edge, the one place a body is read
@@ -126,38 +129,16 @@ extension Client {
         }
     }
 
-    /// Lets the cache run this call again in the background (a stale-while-revalidate refresh).
-    private func backgroundRevalidation(of built: BuiltRequest, context: RequestContext) -> BackgroundRevalidation {
-        BackgroundRevalidation { [self] policy, completion in
-            guard let work = backgroundWork else { return completion() }
-            // A context of its own: the caller's report must not take the background call's answer.
-            var background = RequestContext(
-                endpoint: context.endpoint, cachePolicy: policy, isIdempotent: context.isIdempotent, timeout: context.timeout,
-                requiresAuthentication: context.requiresAuthentication
-            )
-            background.maximumBodySize = context.maximumBodySize
-            background.identity = context.identity
-            background.pathTemplate = context.pathTemplate
-            background.telemetry = context.telemetry
-            background.redaction = context.redaction
-            background.origin = context.origin
-            // The task runs a copy of this client without the background work: once the last copy
-            // of the client is gone, the work's deinit cancels the task.
-            var chain = self
-            chain.backgroundWork = nil
-            work.start { [chain, background] in
-                defer { completion() }
-                _ = try? await chain.runChain(built, context: background)
-            }
-        }
-    }
-
     /// Calls link `index` of the call's chain (or sends past the last one) with a `next` that calls
     /// `index + 1`. The chain is the client's own links, then the app's middlewares (see ``chain``).
     private func link(
         _ index: Int, of chain: [any ClientMiddleware], _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext
     ) async throws -> Answer {
         guard index < chain.count else {
+            // No step answered from a cache: a GET that may use only the cache fails as a miss.
+            if context.cachePolicy.mode == .cacheOnly, request.method == .get {
+                return Answer(response: HTTPResponse(status: .gatewayTimeout), body: HTTPBody())
+            }
             let request = withoutSecrets(request, ifLeaving: baseURL, context: context)
             // Credentials an app's own middleware added behind the cache keep the response out of the shared partition.
             context.anonymousClaim?.note(request, redaction: configuration.redaction)

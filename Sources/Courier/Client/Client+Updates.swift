@@ -16,16 +16,16 @@ extension Client {
         skipUnchanged: Bool = false
     ) -> AsyncThrowingStream<Response<E.Response>, any Error> {
         let policy = cachePolicy ?? endpoint.cachePolicy ?? configuration.cachePolicy
-        let hasCache = middlewares.contains { $0 is any CachingMiddleware }
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do throws(CourierError) {
-                    guard policy.deliversTwice, hasCache else {
+                    guard policy.deliversTwice else {
                         continuation.yield(try await perform(endpoint, policy: policy).response)
                         continuation.finish()
                         return
                     }
-                    // A miss (or an unreadable entry) is not an error here: the network value follows.
+                    // A miss (or an unreadable entry, or no cache in the chain: a `504` without the
+                    // network) is not an error here: the network value follows.
                     let cached = try? await perform(endpoint, policy: .cacheOnly)
                     if let cached { continuation.yield(cached.response) }
                     let networkPolicy: CachePolicy = policy.mode == .useCacheAndRequest ? .networkOnly : .withoutCache

@@ -19,7 +19,7 @@ import OpenAPIRuntime
 /// for is read from the ``CredentialsMiddleware``'s provider before the chain runs. Without one, a
 /// response whose request left the chain with credentials (added by the app's own middleware) is
 /// not cached; a chain that refreshes tokens without a ``CredentialsMiddleware`` can never cache
-/// them, and its cache logs an error when the client is built.
+/// them, and its cache logs an error the first time it leaves one out.
 public struct Client: Sendable {
     /// The URL every endpoint path is relative to.
     public var baseURL: URL
@@ -29,12 +29,8 @@ public struct Client: Sendable {
     public var middlewares: [any ClientMiddleware] {
         didSet {
             credentials = Self.credentialProvider(in: middlewares)
-            hasCache = middlewares.contains { $0 is any CachingMiddleware }
-            Self.checkIdentity(in: middlewares, credentials: credentials)
         }
     }
-    /// Whether a cache is in the chain: only then may a call need work in the background.
-    var hasCache: Bool
     /// The provider of the chain's ``CredentialsMiddleware``: who a call is made for is read from it
     /// before any middleware runs.
     var credentials: (any CredentialProvider)?
@@ -42,8 +38,9 @@ public struct Client: Sendable {
     public var configuration: Configuration
     /// Shares identical GETs in flight, first in the chain; copies of this client share its table.
     let coalescing = CoalescingMiddleware()
-    /// Work that runs after its caller has an answer (background revalidation), shared by copies;
-    /// nil in the copy that runs such work, so the work never keeps its own client alive.
+    /// Work the chain runs after its caller has an answer (the cache's background revalidation),
+    /// shared by copies; nil in the copy whose chain runs it, so the work never keeps its own
+    /// client alive.
     var backgroundWork: BackgroundWork? = BackgroundWork()
 
     /// Creates a client for a base URL.
@@ -62,8 +59,6 @@ public struct Client: Sendable {
         self.transport = transport
         self.middlewares = middlewares
         self.credentials = Self.credentialProvider(in: middlewares)
-        self.hasCache = middlewares.contains { $0 is any CachingMiddleware }
-        Self.checkIdentity(in: middlewares, credentials: credentials)
         var configuration = Configuration()
         configure(&configuration)
         self.configuration = configuration
@@ -71,13 +66,6 @@ public struct Client: Sendable {
 
     private static func credentialProvider(in middlewares: [any ClientMiddleware]) -> (any CredentialProvider)? {
         middlewares.lazy.compactMap { ($0 as? CredentialsMiddleware)?.provider }.first
-    }
-
-    /// Tells the chain's caches when calls carry credentials (the chain refreshes tokens) but no
-    /// ``CredentialsMiddleware`` says whose they are: such a cache can store none of them.
-    private static func checkIdentity(in middlewares: [any ClientMiddleware], credentials: (any CredentialProvider)?) {
-        guard credentials == nil, middlewares.contains(where: { $0 is TokenRefreshMiddleware }) else { return }
-        for case let cache as any UserPartitionedCache in middlewares { cache.clientCannotTellUsersApart() }
     }
 
     /// Waits until the work this client (or a copy) started in the background has finished, such as

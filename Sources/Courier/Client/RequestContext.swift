@@ -37,10 +37,11 @@ public struct RequestContext: Sendable {
     /// Where the response came from and how many attempts it took, for code that can't read the
     /// ``Answer``: the caller of a generated client, and an app's own `ClientMiddleware` after its
     /// `next` (Courier's middlewares return it in their ``Answer``).
-    public let report: Report
-    /// Runs the call again later, outside the caller's wait: the cache uses it to revalidate a
-    /// stale response in the background. Nil where the client offers no background work.
-    package var background: BackgroundRevalidation?
+    public package(set) var report: Report
+    /// Where a step may start work that outlives the call, running `next` again (the cache
+    /// revalidates a stale response so). Nil where `next` ends with the call: in a generated
+    /// client's chain, and in work already in the background.
+    package var background: BackgroundWork?
     /// The client's secret list (see ``Client/Configuration/redaction``), for every step that
     /// describes, stores or forwards the request.
     package var redaction = Redaction()
@@ -85,6 +86,15 @@ public struct RequestContext: Sendable {
 
     /// This context, or nil when it only carries marks (see ``carriesMarksOnly``).
     package var described: RequestContext? { carriesMarksOnly ? nil : self }
+
+    /// A copy for work a step starts in the ``background``: a report of its own (the caller's must
+    /// not take its answer), and no background work of its own.
+    package var inBackground: RequestContext {
+        var copy = self
+        copy.report = Report()
+        copy.background = nil
+        return copy
+    }
 
     /// Whether the steps below are told something: a hop that left the origin, a cache's claim.
     package var hasMarks: Bool { isCrossOriginHop || anonymousClaim != nil }

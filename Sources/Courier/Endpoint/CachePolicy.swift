@@ -1,12 +1,11 @@
 /// How a call may use the response cache (the `CourierCache` product implements it).
 ///
-/// Without a cache middleware in the client, every policy behaves like ``withoutCache``.
+/// Without a cache middleware in the client, every policy behaves like ``withoutCache``, except
+/// ``cacheOnly``: its GET fails as a miss would (`504 Gateway Timeout`), without the network.
 public struct CachePolicy: Sendable, Hashable, CustomStringConvertible {
     package enum Mode: String, Sendable, Hashable {
         case withoutCache, followHTTP, alwaysUseCache, useCacheAndRequest, useCacheAndRequestWithoutRecache
         case cacheOnly, networkOnly, networkFirst
-        /// Revalidate the stored response and update the entry (the cache's background refresh).
-        case revalidate
     }
 
     package let mode: Mode
@@ -63,10 +62,6 @@ public struct CachePolicy: Sendable, Hashable, CustomStringConvertible {
     public static let networkOnly = CachePolicy(.networkOnly)
     /// Go to the network; when it fails, answer from the cache, marked stale.
     public static let networkFirst = CachePolicy(.networkFirst)
-
-    /// Revalidates the stored response with the origin and updates the entry: what the cache's
-    /// background refresh of a stale-while-revalidate response runs.
-    package static let revalidate = CachePolicy(.revalidate)
 
     /// The policy's name, as written in code (a bounded label: without its offline allowance).
     public var description: String { mode.rawValue }

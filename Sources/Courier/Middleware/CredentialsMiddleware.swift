@@ -26,7 +26,7 @@ public struct CredentialsMiddleware: CourierMiddleware {
         body: HTTPBody?,
         baseURL: URL,
         context: RequestContext,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+        next: @escaping @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
     ) async throws -> Answer {
         guard context.requiresAuthentication, !context.isCrossOriginHop else {
             return try await next(request, body, baseURL, context)

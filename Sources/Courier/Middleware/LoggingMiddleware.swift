@@ -38,7 +38,7 @@ public struct LoggingMiddleware: CourierMiddleware {
         body: HTTPBody?,
         baseURL: URL,
         context: RequestContext,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+        next: @escaping @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
     ) async throws -> Answer {
         guard logger.logLevel <= .debug else { return try await next(request, body, baseURL, context) }
         let redaction = self.redaction.merging(context.redaction)

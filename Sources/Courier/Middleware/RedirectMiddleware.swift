@@ -44,7 +44,7 @@ public struct RedirectMiddleware: CourierMiddleware {
         body: HTTPBody?,
         baseURL: URL,
         context: RequestContext,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+        next: @escaping @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
     ) async throws -> Answer {
         // The first request goes as it is: most calls are never redirected, and pay nothing more.
         var answer = try await next(request, body, baseURL, context)

@@ -36,7 +36,7 @@ public struct TelemetryMiddleware: CourierMiddleware {
         body: HTTPBody?,
         baseURL: URL,
         context: RequestContext,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+        next: @escaping @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
     ) async throws -> Answer {
         let described = context.described
         let telemetry = Telemetry.chosen(telemetry, in: described)

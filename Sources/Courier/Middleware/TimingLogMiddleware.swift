@@ -23,7 +23,7 @@ public struct TimingLogMiddleware: CourierMiddleware {
         body: HTTPBody?,
         baseURL: URL,
         context: RequestContext,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+        next: @escaping @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
     ) async throws -> Answer {
         let startedAt = Date()
         let started = ContinuousClock.now

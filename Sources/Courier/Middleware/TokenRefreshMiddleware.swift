@@ -84,7 +84,7 @@ public struct TokenRefreshMiddleware: CourierMiddleware {
         body: HTTPBody?,
         baseURL: URL,
         context: RequestContext,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+        next: @escaping @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
     ) async throws -> Answer {
         guard context.requiresAuthentication, !context.isCrossOriginHop else {
             return try await next(request, body, baseURL, context)

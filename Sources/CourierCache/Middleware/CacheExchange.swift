@@ -14,9 +14,10 @@ struct CacheExchange: Sendable {
     let rules: CacheRules
     let key: CacheKey
     /// Where the exchange's answer came from: the network unless the cache answered.
-    let source: Locked<ResponseSource>
-    /// Runs the call again after the caller has its answer; nil outside a `Client`.
-    let background: BackgroundRevalidation?
+    var source: Locked<ResponseSource>
+    /// How a stale response is revalidated after the caller has its answer; nil outside a
+    /// `Client` and for transfers, which revalidate before answering.
+    var refresh: BackgroundRefresh?
     /// Set when the request was filed as anonymous without knowing who is signed in.
     let claim: AnonymousPartitionClaim?
     /// Whether the call is a transfer: its body is never gathered in memory (see `CacheExchange+Downloads`).
@@ -86,12 +87,17 @@ struct CacheExchange: Sendable {
             if hit == nil, let served = try await validatingUnselected(candidates, network) { return served }
             return try await followHTTPNetwork(network, request: request, hit: nil)
         case .staleWhileRevalidate(_, _, let conditional):
-            // The caller gets the stored response now; the client runs the call again for the
-            // revalidation (once per entry). Without a client, revalidate before answering.
-            if let background, let hit, let served = try await serve(hit, as: .stale) {
+            // The caller gets the stored response now, and the entry is revalidated in the
+            // background (once at a time). Without background work, revalidate before answering.
+            if let refresh, let hit, let served = try await serve(hit, as: .stale) {
                 if cache.coordination.beginRevalidation(of: key) {
-                    let (coordination, key) = (cache.coordination, key)
-                    background.start(.revalidate) { coordination.endRevalidation(of: key) }
+                    var later = self
+                    later.source = Locked(.network)
+                    later.refresh = nil
+                    refresh.work.start { [later, coordination = cache.coordination, key] in
+                        defer { coordination.endRevalidation(of: key) }
+                        _ = try? await later.revalidateInBackground(refresh.network)
+                    }
                 }
                 return served
             }
@@ -338,4 +344,12 @@ struct Hit: Sendable {
         if let body { return body }
         return try await storage.body(of: metadata)
     }
+}
+
+/// Where and how an exchange revalidates a stale response after its caller has the answer.
+struct BackgroundRefresh: Sendable {
+    /// The client's background work, which the refresh runs in.
+    let work: BackgroundWork
+    /// The chain below the cache, with a context of the background's own.
+    let network: CacheExchange.Network
 }

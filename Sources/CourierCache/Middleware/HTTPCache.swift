@@ -26,7 +26,7 @@ import OpenAPIRuntime
 /// Within a response's `stale-while-revalidate` window a `Client` gets the stored response at
 /// once (source `ResponseSource.stale`) while one revalidation per entry runs in the background
 /// through the chain; without a client (a generated one) the revalidation runs before answering.
-public struct HTTPCache: CachingMiddleware, CourierMiddleware {
+public struct HTTPCache: CourierMiddleware {
     /// Where entries live.
     package let storage: any CacheStorage
     /// The RFC 9111 rules in force.
@@ -94,7 +94,7 @@ public struct HTTPCache: CachingMiddleware, CourierMiddleware {
         body: HTTPBody?,
         baseURL: URL,
         context: RequestContext,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+        next: @escaping @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
     ) async throws -> Answer {
         // Outside a Courier client (a context that only carries marks included), the cache's own defaults.
         let described = context.described
@@ -109,9 +109,9 @@ public struct HTTPCache: CachingMiddleware, CourierMiddleware {
         var rules = self.rules
         rules.secrets = SecretValues(hmac: storage.secrets, redaction: described?.redaction ?? redaction)
         let partition = await partition(of: request, described, claimed: context.anonymousClaim, secrets: rules.secrets)
-        let exchange = CacheExchange(
+        var exchange = CacheExchange(
             cache: self, request: request, rules: rules, key: CacheKey(method: "GET", normalizedURL: url, partition: partition.name),
-            source: Locked(.network), background: described?.background, claim: partition.claim,
+            source: Locked(.network), claim: partition.claim,
             isTransfer: described?.isTransfer ?? false, download: described?.download,
             bodyLimit: described?.maximumBodySize ?? CacheExchange.defaultBodyLimit, telemetry: described?.telemetry ?? Telemetry(),
             offlineAllowance: policy.offlineAllowance.map(\.inSeconds) ?? offlineAllowance
@@ -128,6 +128,16 @@ public struct HTTPCache: CachingMiddleware, CourierMiddleware {
             let answer = try await next(request, body, baseURL, below)
             attempts.withLock { $0 += answer.attempts }
             return (answer.response, answer.body)
+        }
+        // A stale-while-revalidate refresh runs the chain below once more after the call returned,
+        // where the client offers that; a transfer revalidates in line (in the background its body
+        // would be gathered in memory).
+        if let work = described?.background, described?.isTransfer == false {
+            let background = below.inBackground
+            exchange.refresh = BackgroundRefresh(work: work) { request in
+                let answer = try await next(request, body, baseURL, background)
+                return (answer.response, answer.body)
+            }
         }
         let (response, responseBody) = try await answer(request, policy: policy, exchange: exchange, network: network)
         return Answer(
@@ -159,8 +169,6 @@ public struct HTTPCache: CachingMiddleware, CourierMiddleware {
             return try await exchange.networkAndStore(network, fallback: true)
         case .followHTTP:
             return try await exchange.followHTTP(network)
-        case .revalidate:
-            return try await exchange.revalidateInBackground(network)
         }
     }
 
@@ -192,16 +200,6 @@ public struct HTTPCache: CachingMiddleware, CourierMiddleware {
     /// The storage's partition name for a signed-in user (see ``CachePartition/user(_:)``).
     package static func partition(ofUser identity: String) -> String {
         CachePartition.user(identity).storageName ?? ""
-    }
-}
-
-extension HTTPCache: UserPartitionedCache {
-    /// Logs (once per cache) that responses sent with credentials won't be stored, unless this cache
-    /// was given the credential provider itself.
-    package func clientCannotTellUsersApart() {
-        guard credentials == nil, coordination.shouldWarnAboutCredentials() else { return }
-        storage.logger.error(
-            "HTTPCache can't tell which user a call is for: the client refreshes tokens but has no CredentialsMiddleware, so no response sent with credentials will be stored; list CredentialsMiddleware(provider:) anywhere in the chain, or give HTTPCache the credential provider")
     }
 }
 

@@ -119,17 +119,20 @@ import Testing
     }
 
     /// A chain that refreshes tokens but has no ``CredentialsMiddleware`` can't tell the cache who
-    /// is signed in: the client says so when it is built, once, before any call.
+    /// is signed in: the cache stores none of its responses and says so, once.
     @Test(arguments: [false, true])
-    func aClientThatCantTellUsersApartSaysSoWhenBuilt(listsCredentials: Bool) throws {
+    func aChainThatCantTellUsersApartSaysSoOnce(listsCredentials: Bool) async throws {
+        let setup = try await Setup.make()
+        defer { Task { await setup.tearDown() } }
         let logs = LogRecorder()
         let store = try CacheStore.inMemory(maximumSize: 1 << 20, logger: logs.logger)
-        let credentials = CredentialStore(.bearer("token-a", identity: "alice", refreshToken: "r"))
         var middlewares: [any ClientMiddleware] = [
-            HTTPCache(store: store), TokenRefreshMiddleware(store: credentials) { $0 }, BearerFromStore(store: credentials),
+            HTTPCache(store: store), TokenRefreshMiddleware(store: setup.store) { $0 }, BearerFromStore(store: setup.store),
         ]
-        if listsCredentials { middlewares.append(CredentialsMiddleware(provider: credentials)) }
-        _ = Client(baseURL: URL(string: "http://127.0.0.1:1")!, middlewares: middlewares)
+        if listsCredentials { middlewares.append(CredentialsMiddleware(provider: setup.store)) }
+        let client = Client(baseURL: setup.server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: middlewares)
+        for _ in 0..<3 { _ = try await client.send(Profile()) }
+        #expect(setup.server.requestCount("/profile") == (listsCredentials ? 1 : 3))
         let warnings = logs.messages.filter { $0.contains("can't tell which user") }
         #expect(warnings.count == (listsCredentials ? 0 : 1), "\(logs.messages)")
     }
