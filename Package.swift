@@ -101,6 +101,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ],
+            // The script that made the test certificates, kept beside them to make them again.
+            exclude: ["TLS/make-test-certificates.py"],
             swiftSettings: strict
         ),
         // The worked examples from the source designs (FriendsService, BindUser, ThreadRequest) and

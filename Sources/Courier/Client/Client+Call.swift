@@ -99,9 +99,9 @@ extension Client {
         // The chain runs in a copy of this client without the background work, which a step may
         // keep running it after the call returned: so the work never keeps its own client alive.
         context.background = backgroundWork
-        var chain = self
-        chain.backgroundWork = nil
-        return try await chain.runChain(call.built, context: context, destination: call.destination)
+        var runner = self
+        runner.backgroundWork = nil
+        return try await runner.runChain(call.built, context: context, destination: call.destination)
     }
 
     /// The middleware chain (once per redirect hop), then the edge, the one place a body is read
@@ -111,7 +111,7 @@ extension Client {
     private func runChain(_ built: BuiltRequest, context: RequestContext, destination: BodyDestination = .memory) async throws -> CallOutcome {
         try await RequestContext.$current.withValue(context) {
             let requestBody = try await built.body?.httpBody().reportingProgress(to: context.uploadProgress)
-            let answer = try await link(0, of: chain, built.head, body: requestBody, baseURL: baseURL, context: context)
+            let answer = try await link(0, built.head, body: requestBody, baseURL: baseURL, context: context)
             let (head, body) = (answer.response, answer.body)
             guard head.status.kind == .successful, destination.isTransfer else {
                 return CallOutcome(head: head, answer: answer, body: try await collectAnswer(body, of: head, limit: configuration.maximumBodySize))
@@ -131,9 +131,7 @@ extension Client {
 
     /// Calls link `index` of the call's chain (or sends past the last one) with a `next` that calls
     /// `index + 1`. The chain is the client's own links, then the app's middlewares (see ``chain``).
-    private func link(
-        _ index: Int, of chain: [any ClientMiddleware], _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext
-    ) async throws -> Answer {
+    private func link(_ index: Int, _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext) async throws -> Answer {
         guard index < chain.count else {
             // No step answered from a cache: a GET that may use only the cache fails as a miss.
             if context.cachePolicy.mode == .cacheOnly, request.method == .get {
@@ -144,11 +142,13 @@ extension Client {
             context.anonymousClaim?.note(request, redaction: configuration.redaction)
             return try await attempt(request, body: body, baseURL: baseURL, context: context)
         }
-        guard let step = chain[index] as? any CourierMiddleware else {
-            return try await foreignLink(index, of: chain, request, body: body, baseURL: baseURL, context: context)
-        }
-        return try await step.intercept(request, body: body, baseURL: baseURL, context: context) { request, body, baseURL, context in
-            try await link(index + 1, of: chain, request, body: body, baseURL: baseURL, context: context)
+        switch chain[index] {
+        case .courier(let step):
+            return try await step.intercept(request, body: body, baseURL: baseURL, context: context) { request, body, baseURL, context in
+                try await link(index + 1, request, body: body, baseURL: baseURL, context: context)
+            }
+        case .foreign(let step):
+            return try await foreignLink(index, step, request, body: body, baseURL: baseURL, context: context)
         }
     }
 
@@ -156,12 +156,12 @@ extension Client {
     /// ``RequestContext/current`` and its report, and the answer of the links below comes back
     /// beside the response it returns.
     private func foreignLink(
-        _ index: Int, of chain: [any ClientMiddleware], _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext
+        _ index: Int, _ step: any ClientMiddleware, _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext
     ) async throws -> Answer {
         let below = Locked<Answer?>(nil)
         let (response, responseBody) = try await RequestContext.$current.withValue(context) {
-            try await chain[index].intercept(request, body: body, baseURL: baseURL, operationID: context.endpoint) { request, body, baseURL in
-                var answer = try await link(index + 1, of: chain, request, body: body, baseURL: baseURL, context: RequestContext.current ?? context)
+            try await step.intercept(request, body: body, baseURL: baseURL, operationID: context.endpoint) { request, body, baseURL in
+                var answer = try await link(index + 1, request, body: body, baseURL: baseURL, context: RequestContext.current ?? context)
                 below.withLock { earlier in
                     answer.attempts += earlier?.attempts ?? 0
                     earlier = answer
@@ -175,18 +175,18 @@ extension Client {
         return answer
     }
 
-    /// Every link a call runs through, outermost first: a ``RedirectMiddleware`` (each hop runs the
+    /// The links of a client's chain, outermost first: a ``RedirectMiddleware`` (each hop runs the
     /// rest of the chain), a ``CoalescingMiddleware`` (unless turned off), then the app's middlewares.
-    private var chain: [any ClientMiddleware] {
-        var chain: [any ClientMiddleware] = []
+    static func links(_ middlewares: [any ClientMiddleware], _ configuration: Configuration, _ coalescing: CoalescingMiddleware) -> [ChainLink] {
+        var chain: [ChainLink] = []
         chain.reserveCapacity(middlewares.count + 2)
         if configuration.maximumRedirects > 0 {
-            chain.append(RedirectMiddleware(
+            chain.append(.courier(RedirectMiddleware(
                 maximumRedirects: configuration.maximumRedirects, redaction: configuration.redaction,
-                allowsInsecureRedirects: configuration.allowsInsecureRedirects))
+                allowsInsecureRedirects: configuration.allowsInsecureRedirects)))
         }
-        if configuration.coalescesIdenticalRequests { chain.append(coalescing) }
-        chain.append(contentsOf: middlewares)
+        if configuration.coalescesIdenticalRequests { chain.append(.courier(coalescing)) }
+        chain.append(contentsOf: middlewares.map(ChainLink.init))
         return chain
     }
 

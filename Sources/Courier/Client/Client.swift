@@ -29,15 +29,20 @@ public struct Client: Sendable {
     public var middlewares: [any ClientMiddleware] {
         didSet {
             credentials = Self.credentialProvider(in: middlewares)
+            chain = Self.links(middlewares, configuration, coalescing)
         }
     }
     /// The provider of the chain's ``CredentialsMiddleware``: who a call is made for is read from it
     /// before any middleware runs.
     var credentials: (any CredentialProvider)?
     /// Headers, query items, coders, limits, timeout and policies.
-    public var configuration: Configuration
+    public var configuration: Configuration {
+        didSet { chain = Self.links(middlewares, configuration, coalescing) }
+    }
     /// Shares identical GETs in flight, first in the chain; copies of this client share its table.
     let coalescing = CoalescingMiddleware()
+    /// Every link a call runs through, outermost first (see ``ChainLink``).
+    var chain: [ChainLink] = []
     /// Work the chain runs after its caller has an answer (the cache's background revalidation),
     /// shared by copies; nil in the copy whose chain runs it, so the work never keeps its own
     /// client alive.
@@ -62,6 +67,7 @@ public struct Client: Sendable {
         var configuration = Configuration()
         configure(&configuration)
         self.configuration = configuration
+        self.chain = Self.links(middlewares, configuration, coalescing)
     }
 
     private static func credentialProvider(in middlewares: [any ClientMiddleware]) -> (any CredentialProvider)? {
