@@ -24,8 +24,9 @@ import OpenAPIRuntime
 /// a `200` or `410` to `HEAD` updates or removes the stored GET response of its URL.
 ///
 /// Within a response's `stale-while-revalidate` window a `Client` gets the stored response at
-/// once (source `ResponseSource.stale`) while one revalidation per entry runs in the background
-/// through the chain; without a client (a generated one) the revalidation runs before answering.
+/// once (source `ResponseSource.stale`) while one revalidation per entry runs in the client's
+/// background work, through the middlewares after the cache (`Client.waitForBackgroundWork()`
+/// awaits it); without a client (a generated one) the revalidation runs before answering.
 public struct HTTPCache: CourierMiddleware {
     /// Where entries live.
     package let storage: any CacheStorage
