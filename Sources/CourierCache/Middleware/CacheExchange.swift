@@ -94,9 +94,10 @@ struct CacheExchange: Sendable {
                     var later = self
                     later.source = Locked(.network)
                     later.refresh = nil
-                    refresh.work.start { [later, coordination = cache.coordination, key] in
+                    // The task holds the chain, not the work: the client's last copy going cancels it.
+                    refresh.work.start { [later, network = refresh.network, coordination = cache.coordination, key] in
                         defer { coordination.endRevalidation(of: key) }
-                        _ = try? await later.revalidateInBackground(refresh.network)
+                        _ = try? await later.revalidateInBackground(network)
                     }
                 }
                 return served

@@ -5,6 +5,7 @@ import CourierCache
 import CourierTesting
 import Foundation
 import Testing
+import OpenAPIRuntime
 
 /// The cache sees every redirect hop under its own URL, and stale-while-revalidate answers at once
 /// while one revalidation runs in the background.
@@ -104,9 +105,10 @@ import Testing
             ]),
             MockResponse.json("{}").with(fault: .neverAnswer),
         ])
+        // A timeout past the wait below: only a cancel can end the revalidation within it.
         var client: Client? = Client(
             baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [HTTPCache(store: store, now: { clock.now })]
-        )
+        ) { $0.timeout = .seconds(600) }
         _ = try await client?.send(Feed(), cachePolicy: .followHTTP)
         clock.advance(by: 2)
         #expect(try await client?.response(for: Feed(), cachePolicy: .followHTTP).source == .stale)
@@ -119,7 +121,8 @@ import Testing
         } else {
             client = nil
         }
-        // The server never answers: only the cancel closes the connection (the wait is a backstop).
+        // The server never answers: only the cancel closes the connection (the wait is a backstop,
+        // shorter than the call's timeout).
         #expect(await server.waitUntilConnectionsClosed(timeout: .seconds(120)), "the revalidation's connection is still open")
     }
 
@@ -132,5 +135,51 @@ import Testing
         let response = try await fixture.client.response(for: Feed(), cachePolicy: .followHTTP)
         #expect(response.source == .network)
         #expect(response.value["n"]?.int == 2)
+    }
+
+    /// The background revalidation runs the steps after the cache (a plain `ClientMiddleware` and
+    /// the credentials there sign it), not the ones before it, and asks with the stored validator.
+    @Test func theBackgroundRevalidationRunsTheStepsAfterTheCache() async throws {
+        let server = try await MockServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let clock = TestDate()
+        let cache = HTTPCache(store: try CacheStore.inMemory(maximumSize: 1 << 20), now: { clock.now })
+        let credentials = CredentialStore(.bearer("token-a", identity: "alice"))
+        let seen = Locked<[String]>([])
+        server.route("GET", "/feed") { request in
+            let ask = "\(request.header("Authorization") ?? "-") \(request.header("If-None-Match") ?? "-")"
+            seen.withLock { $0.append(ask) }
+            let headers = [MockHeader("Cache-Control", "max-age=1, stale-while-revalidate=60"), MockHeader("ETag", #""v1""#)]
+            return request.header("If-None-Match") == #""v1""# ? .status(304, headers: headers) : .json(#"{"n":1}"#, headers: headers)
+        }
+        let before = CountingMiddleware()
+        let after = CountingMiddleware()
+        let client = Client(
+            baseURL: server.baseURL, transport: AsyncHTTPClientTransport(),
+            middlewares: [before, cache, after, CredentialsMiddleware(provider: credentials)]
+        )
+        _ = try await client.send(Feed(), cachePolicy: .followHTTP)
+        clock.advance(by: 2)
+        #expect(try await client.response(for: Feed(), cachePolicy: .followHTTP).source == .stale)
+        await client.waitForBackgroundWork()
+
+        #expect(seen.withLock { $0 } == [#"Bearer token-a -"#, #"Bearer token-a "v1""#])
+        #expect(before.count == 2, "the two calls, not the revalidation")
+        #expect(after.count == 2, "the first call's request and the revalidation")
+        #expect(try await client.response(for: Feed(), cachePolicy: .followHTTP).source == .cache, "the 304 refreshed the entry")
+    }
+}
+
+/// Counts the requests that pass it: an app's own `ClientMiddleware`, which reads no context.
+private struct CountingMiddleware: ClientMiddleware {
+    private let passed = Locked(0)
+    var count: Int { passed.withLock { $0 } }
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        passed.withLock { $0 += 1 }
+        return try await next(request, body, baseURL)
     }
 }
