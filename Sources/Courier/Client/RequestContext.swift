@@ -57,9 +57,9 @@ public struct RequestContext: Sendable {
     /// it for the rest of the chain; in a generated client without a context of its own, it sets a
     /// context that says only this (its other values are the defaults).
     public package(set) var isCrossOriginHop = false
-    /// The claim of a cache that filed the request as anonymous without knowing who is signed in:
-    /// the steps below it mark it when the request leaves with credentials.
-    package var anonymousClaim: AnonymousPartitionClaim?
+    /// The claim of a step (a cache, coalescing) that filed the request as anonymous without knowing
+    /// who is signed in: the steps below it mark it when the request leaves with credentials.
+    package var anonymousClaim: AnonymousClaim?
     /// Whether a middleware set this context only to carry its marks (``isCrossOriginHop``,
     /// ``anonymousClaim``) down the chain of a call that had none: the steps that choose their own
     /// defaults outside a Courier client read ``described`` instead.

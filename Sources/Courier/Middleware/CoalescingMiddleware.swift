@@ -75,7 +75,7 @@ package struct CoalescingMiddleware: CourierMiddleware {
         do {
             // Not a known user's call: credentials or secrets added down the chain make the answer private.
             var below = context
-            let claim: AnonymousPartitionClaim? = if case .user = key.identity { nil } else { AnonymousPartitionClaim(inside: context.anonymousClaim) }
+            let claim: AnonymousClaim? = if case .user = key.identity { nil } else { AnonymousClaim(inside: context.anonymousClaim) }
             if let claim { below.anonymousClaim = claim }
             let answer = try await next(request, body, baseURL, below)
             if call.closeIfAlone() {

@@ -19,7 +19,7 @@ struct CacheExchange: Sendable {
     /// `Client` and for transfers, which revalidate before answering.
     var refresh: BackgroundRefresh?
     /// Set when the request was filed as anonymous without knowing who is signed in.
-    let claim: AnonymousPartitionClaim?
+    let claim: AnonymousClaim?
     /// Whether the call is a transfer: its body is never gathered in memory (see `CacheExchange+Downloads`).
     var isTransfer = false
     /// The file a download writes, whose whole body the cache may copy.

@@ -176,14 +176,14 @@ public struct HTTPCache: CourierMiddleware {
     /// Where a request's responses are kept, and the claim to check when the user can't be known.
     struct Partition {
         var name: String
-        var claim: AnonymousPartitionClaim?
+        var claim: AnonymousClaim?
     }
 
     /// The partition of a request: the user's identity; else a keyed hash of the credential and
     /// secret fields the request carries itself; else the anonymous partition `""`, claimed so that
     /// such fields added further down the chain keep the response out of it.
     private func partition(
-        of request: HTTPRequest, _ context: RequestContext?, claimed: AnonymousPartitionClaim?, secrets: SecretValues?
+        of request: HTTPRequest, _ context: RequestContext?, claimed: AnonymousClaim?, secrets: SecretValues?
     ) async -> Partition {
         var identity = context?.identity ?? .unknown
         if identity == .unknown, let credentials {
@@ -193,7 +193,7 @@ public struct HTTPCache: CourierMiddleware {
         if let own = secrets?.partition(of: request.headerFields) { return Partition(name: own) }
         // Behind a `CoalescingMiddleware` that filed the call as anonymous too, its claim is this one:
         // whatever marks it after this point marks both.
-        return Partition(name: "", claim: claimed ?? AnonymousPartitionClaim(inside: nil))
+        return Partition(name: "", claim: claimed ?? AnonymousClaim(inside: nil))
     }
 
     var clock: Date { now() }
