@@ -88,7 +88,11 @@ extension Client {
         var stream: HTTPBody?
     }
 
-    /// The call's context, completed with who the call is for, then the chain.
+    /// The call's context completed with who the call is for, then the middleware chain (once per
+    /// redirect hop), then the edge, the one place a body is read whole: gathered within the size
+    /// limit for a decoded call or an error status, written to its file for a download, handed on
+    /// as it is for a stream. The context is also ``RequestContext/current`` meanwhile, for the
+    /// app's own code the chain runs.
     private func runChain(_ call: PreparedCall) async throws -> CallOutcome {
         var context = call.context
         // Who the call is for is read from the credential provider before any middleware runs, so
@@ -96,28 +100,20 @@ extension Client {
         if let credentials {
             context.identity = context.requiresAuthentication ? await CallIdentity.of(credentials) : .anonymous
         }
-        // The chain runs in a copy of this client without the background work, which a step may
-        // keep running it after the call returned: so the work never keeps its own client alive.
+        // The links run in a copy of this client without the background work, which a step may
+        // keep running them after the call returned: so the work never keeps its own client alive.
         context.background = backgroundWork
         var runner = self
         runner.backgroundWork = nil
-        return try await runner.runChain(call.built, context: context, destination: call.destination)
-    }
-
-    /// The middleware chain (once per redirect hop), then the edge, the one place a body is read
-    /// whole: gathered within the size limit for a decoded call or an error status, written to its
-    /// file for a download, handed on as it is for a stream. The context is also
-    /// ``RequestContext/current`` meanwhile, for the app's own code the chain runs.
-    private func runChain(_ built: BuiltRequest, context: RequestContext, destination: BodyDestination = .memory) async throws -> CallOutcome {
-        try await RequestContext.$current.withValue(context) {
-            let requestBody = try await built.body?.httpBody().reportingProgress(to: context.uploadProgress)
-            let answer = try await link(0, built.head, body: requestBody, baseURL: baseURL, context: context)
+        return try await RequestContext.$current.withValue(context) { [context] in
+            let requestBody = try await call.built.body?.httpBody().reportingProgress(to: context.uploadProgress)
+            let answer = try await runner.link(0, call.built.head, body: requestBody, baseURL: baseURL, context: context)
             let (head, body) = (answer.response, answer.body)
-            guard head.status.kind == .successful, destination.isTransfer else {
+            guard head.status.kind == .successful, call.destination.isTransfer else {
                 return CallOutcome(head: head, answer: answer, body: try await collectAnswer(body, of: head, limit: configuration.maximumBodySize))
             }
             var outcome = CallOutcome(head: head, answer: answer)
-            switch destination {
+            switch call.destination {
             case .memory: break
             case .file(let download):
                 // Written by the attempt that received it (see `attempt`), unless a middleware answered.
