@@ -20,7 +20,8 @@ import OpenAPIRuntime
 /// partition stays the same across token refreshes. A request that carries credentials of its
 /// own is kept apart by a digest of them; a response whose request got credentials further down
 /// the chain while the cache could not know the user is not stored (and an error is logged).
-/// Unsafe methods (POST, PUT, PATCH, DELETE) that succeed remove the stored entries of their URL;
+/// A GET with a body is passed on, neither served nor stored. Unsafe methods (POST, PUT, PATCH,
+/// DELETE) that succeed remove the stored entries of their URL;
 /// a `200` or `410` to `HEAD` updates or removes the stored GET response of its URL.
 ///
 /// Within a response's `stale-while-revalidate` window a `Client` gets the stored response at
@@ -105,6 +106,11 @@ public struct HTTPCache: CourierMiddleware {
             return try await next(request, body, baseURL, context)
         }
         if request.method == .get, policy.mode == .withoutCache || policy.mode == .useCacheAndRequestWithoutRecache {
+            return try await next(request, body, baseURL, context)
+        }
+        // The key is the URL: a GET whose content picks the answer (a search sent as a body) would
+        // get another body's response, so it is passed on, neither served nor stored.
+        if request.method == .get, let body, body.length != .known(0) {
             return try await next(request, body, baseURL, context)
         }
         var rules = self.rules

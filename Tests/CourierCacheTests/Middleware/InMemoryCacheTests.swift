@@ -23,11 +23,13 @@ import Testing
         }
 
         /// A GET (or `method`) of `path` through `cache`: the response and its body as text.
-        func call(_ cache: HTTPCache, _ path: String = "/feed", method: HTTPRequest.Method = .get) async throws -> (HTTPResponse, String) {
+        func call(
+            _ cache: HTTPCache, _ path: String = "/feed", method: HTTPRequest.Method = .get, body requestBody: String? = nil
+        ) async throws -> (HTTPResponse, String) {
             let request = HTTPRequest(method: method, scheme: nil, authority: nil, path: path)
             let baseURL = try #require(URL(string: "https://api.example.com"))
             let (response, body) = try await cache.intercept(
-                request, body: nil, baseURL: baseURL, operationID: "feed"
+                request, body: requestBody.map { HTTPBody($0) }, baseURL: baseURL, operationID: "feed"
             ) { request, _, _ in
                 let count = self.requests.withLock { requests in
                     requests.append(request)
@@ -61,6 +63,18 @@ import Testing
         #expect(second.headerFields[.age] == "30")
         #expect(origin.calls == 1)
         #expect(try await storage.currentStatistics().hits == 1)
+    }
+
+    /// The cache's key is the URL: a GET whose body picks the answer gets its own, every time.
+    @Test func aGETWithABodyIsNeitherServedNorStored() async throws {
+        let origin = Origin { _, n in Self.ok([.cacheControl: "max-age=60"], "hits \(n)") }
+        let storage = InMemoryCacheStorage(maximumSize: 1 << 20)
+        let cache = origin.cache(storage)
+        _ = try await origin.call(cache, "/search")
+        #expect(try await origin.call(cache, "/search", body: #"{"q":"a"}"#).1 == "hits 2")
+        #expect(try await origin.call(cache, "/search", body: #"{"q":"b"}"#).1 == "hits 3")
+        #expect(try await origin.call(cache, "/search").1 == "hits 1", "the GET without a body is still cached")
+        #expect(try await storage.currentStatistics().entryCount == 1)
     }
 
     @Test func aStaleResponseIsRevalidatedAndANotModifiedRefreshesIt() async throws {
