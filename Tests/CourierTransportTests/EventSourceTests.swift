@@ -11,7 +11,9 @@ import Testing
         var path: EndpointPath { "/events" }
     }
 
-    private static let quick = EventStreamReconnection(initialDelay: .milliseconds(1), maximumDelay: .milliseconds(5), maximumAttempts: 3)
+    private static let quick = EventStreamReconnection(
+        initialDelay: .milliseconds(1), minimumDelay: .milliseconds(1), maximumDelay: .milliseconds(5), maximumAttempts: 3
+    )
 
     private static func event(_ id: Int) -> String {
         "id: \(id)\ndata: {\"id\":\(id),\"title\":\"event \(id)\"}\n\n"
@@ -90,6 +92,75 @@ import Testing
             #expect(error?.status == .serviceUnavailable)
             #expect(error?.detail.contains("gave up after 3") == true)
             #expect(server.recordedRequests.count == 4)
+        }
+    }
+
+    /// A server that asks for `retry: 0` and then ends every connection at once gets a connection
+    /// a second or slower, not thousands (2,149 in 2 s before the floor and the backoff).
+    @Test(arguments: TransportKind.allCases)
+    func aRetryOfZeroAndEmptyConnectionsCantMakeTheSourceFlood(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/events") { request in
+                request.header("Last-Event-ID") == nil
+                    ? .text("retry: 0\n" + Self.event(1), contentType: "text/event-stream")
+                    : .text("", contentType: "text/event-stream")
+            }
+            let reader = Task {
+                for try await _ in client.eventSource(for: Scores(), reconnection: EventStreamReconnection(maximumAttempts: nil)) {}
+            }
+            try await Task.sleep(for: .seconds(2))
+            reader.cancel()
+            _ = await reader.result
+            // At 0 s, then after the 1 s floor, then after the backoff's 2 s: at most 3 (4 on a slow start).
+            let count = server.recordedRequests.count
+            #expect((2...4).contains(count), "\(count) connections in 2 s")
+        }
+    }
+
+    /// A connection that ends without an event is a failed one: the stream ends after the limit.
+    @Test(arguments: TransportKind.allCases)
+    func connectionsThatEndWithoutAnEventEndTheStream(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/events") { request in
+                request.header("Last-Event-ID") == nil
+                    ? .text(Self.event(1), contentType: "text/event-stream")
+                    : .text(": nothing\n\n", contentType: "text/event-stream")
+            }
+            let reader = Task {
+                var ids: [Int] = []
+                for try await event in client.eventSource(for: Scores(), reconnection: Self.quick) { ids.append(event.value.id) }
+                return ids
+            }
+            // Without the limit the source would reconnect for good: end it rather than hang.
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(60))
+                reader.cancel()
+            }
+            defer { watchdog.cancel() }
+            let error = await #expect(throws: CourierError.self) { try await reader.value }
+            #expect(error?.kind == .connectionLost)
+            #expect(error?.detail.contains("gave up after 3") == true)
+            #expect(server.recordedRequests.count == 4)
+        }
+    }
+
+    /// An id longer than 1 KiB is ignored: the reconnection sends the last id that was short enough.
+    @Test(arguments: TransportKind.allCases)
+    func aLongEventIDIsNeverSentBack(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            let long = String(repeating: "x", count: 60_000)
+            server.route("GET", "/events") { request in
+                switch request.header("Last-Event-ID") {
+                case nil:
+                    .text(Self.event(1) + "id: \(long)\ndata: {\"id\":2,\"title\":\"two\"}\n\n", contentType: "text/event-stream")
+                default: .status(204)
+                }
+            }
+            var events: [StreamedEvent<Item>] = []
+            for try await event in client.eventSource(for: Scores(), reconnection: Self.quick) { events.append(event) }
+            #expect(events.map(\.value.id) == [1, 2])
+            #expect(events.map(\.id) == ["1", "1"])
+            #expect(lastEventIDs(server) == [nil, "1"])
         }
     }
 

@@ -2,9 +2,10 @@
 /// events that outlives a cut connection.
 ///
 /// Made by ``Client/eventSource(for:reconnection:)``. It connects when first iterated. When the
-/// connection is cut, times out or ends, it waits (the server's last `retry` time, or a backoff; see
-/// ``EventStreamReconnection``) and sends the request again with `Last-Event-ID` set to the last event
-/// id it received, so the server can resume after it. It stops:
+/// connection is cut, times out or ends, it waits (the server's last `retry` time, never less than
+/// ``EventStreamReconnection/minimumDelay``, or a backoff; see ``EventStreamReconnection``) and sends
+/// the request again with `Last-Event-ID` set to the last event id it received, so the server can
+/// resume after it. A connection that ends without an event counts as a failed one. It stops:
 /// - when the server answers `204 No Content` (the stream ends normally);
 /// - on an error status that is not retryable, an event that does not decode, or an event too large
 ///   (the stream fails with that ``CourierError``);
@@ -35,6 +36,8 @@ public struct EventSource<E: EventStreamEndpoint>: AsyncSequence, Sendable {
         private var serverDelay: Duration?
         /// Connections in a row that failed before an event arrived.
         private var failures = 0
+        /// Whether the current connection has delivered an event.
+        private var delivered = false
         private var connections = 0
         private var isFinished = false
 
@@ -58,10 +61,15 @@ public struct EventSource<E: EventStreamEndpoint>: AsyncSequence, Sendable {
                     if let event {
                         events = current
                         failures = 0
+                        delivered = true
                         return event
                     }
-                    // The server ended the body: connect again, as an event source does.
+                    // The server ended the body: connect again, as an event source does. A body that
+                    // ended without an event is a failed connection: it backs off and counts.
                     events = nil
+                    if !delivered {
+                        try noteFailure(CourierError(.connectionLost, detail: "The server ended the event stream without sending an event"))
+                    }
                 } catch {
                     lastEventID = current.lastEventID ?? lastEventID
                     serverDelay = current.reconnectionTime ?? serverDelay
@@ -91,6 +99,7 @@ public struct EventSource<E: EventStreamEndpoint>: AsyncSequence, Sendable {
                     return
                 }
                 events = response.value.makeAsyncIterator()
+                delivered = false
             } catch {
                 guard source.reconnection.isRetryable(error) else { throw finish(error) }
                 try noteFailure(error)

@@ -1,11 +1,15 @@
 /// When an ``EventSource`` connects again after its connection was cut, and when it gives up.
 ///
-/// It waits the reconnection time the server last sent in a `retry` field, or else ``initialDelay``;
+/// It waits the reconnection time the server last sent in a `retry` field, or else ``initialDelay``,
+/// never less than ``minimumDelay`` (so a `retry: 0` can't make the client reconnect in a loop);
 /// each further failure without an event in between doubles the wait, up to ``maximumDelay``.
-/// After ``maximumAttempts`` such failures in a row the last error ends the stream.
+/// A connection that ends without delivering an event is such a failure. After
+/// ``maximumAttempts`` failures in a row the last error ends the stream.
 public struct EventStreamReconnection: Sendable {
     /// The wait before reconnecting when the server sent no `retry` field.
     public var initialDelay: Duration
+    /// The shortest wait between two connections, whatever the server's `retry` field asks.
+    public var minimumDelay: Duration
     /// The longest wait between two attempts.
     public var maximumDelay: Duration
     /// How many connections in a row may fail without an event before the stream fails; nil for no limit.
@@ -18,18 +22,21 @@ public struct EventStreamReconnection: Sendable {
     /// Creates a reconnection policy.
     /// - Parameters:
     ///   - initialDelay: The wait when the server sent no `retry` field; 3 s, as browsers wait.
+    ///   - minimumDelay: The shortest wait between two connections; 1 s (a test may lower it).
     ///   - maximumDelay: The longest wait between two attempts.
     ///   - maximumAttempts: How many failed connections in a row end the stream; nil for no limit.
     ///   - retryableStatuses: The error statuses worth connecting again for.
     ///   - clock: The clock the waits are measured on.
     public init(
         initialDelay: Duration = .seconds(3),
+        minimumDelay: Duration = .seconds(1),
         maximumDelay: Duration = .seconds(60),
         maximumAttempts: Int? = 10,
         retryableStatuses: Set<Int> = RetryPolicy.temporaryStatuses,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.initialDelay = initialDelay
+        self.minimumDelay = minimumDelay
         self.maximumDelay = maximumDelay
         self.maximumAttempts = maximumAttempts
         self.retryableStatuses = retryableStatuses
@@ -47,12 +54,13 @@ public struct EventStreamReconnection: Sendable {
 
     /// The wait before attempt `failures + 1` after `failures` failed connections in a row.
     func delay(afterFailures failures: Int, serverAsked: Duration?) -> Duration {
-        let base = serverAsked ?? initialDelay
-        guard failures > 1 else { return min(base, maximumDelay) }
+        let floor = max(minimumDelay, .zero)
+        let base = max(serverAsked ?? initialDelay, floor)
+        guard failures > 1 else { return max(min(base, maximumDelay), floor) }
         var delay = base
         for _ in 1..<min(failures, 32) {
             delay *= 2
-            if delay >= maximumDelay { return maximumDelay }
+            if delay >= maximumDelay { return max(maximumDelay, floor) }
         }
         return delay
     }

@@ -21,6 +21,9 @@ struct ServerSentEventParser: Sendable {
     private(set) var reconnectionTime: Duration?
     private var isFirstLine = true
 
+    /// The longest event id kept (1 KiB): a longer one is ignored, never sent back in `Last-Event-ID`.
+    static let maximumIDLength = 1024
+
     /// The data of an event is longer than the limit.
     struct EventTooLarge: Error {}
 
@@ -58,8 +61,9 @@ struct ServerSentEventParser: Sendable {
         case "event":
             name = String(decoding: value, as: UTF8.self)
         case "id":
-            // An id with a NUL is ignored, as the standard says.
-            if !value.contains(0) { idBuffer = String(decoding: value, as: UTF8.self) }
+            // An id with a NUL is ignored, as the standard says; so is one too long to send back
+            // in a `Last-Event-ID` header field.
+            if !value.contains(0), value.count <= Self.maximumIDLength { idBuffer = String(decoding: value, as: UTF8.self) }
         case "retry":
             if !value.isEmpty, value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
                let milliseconds = Int64(String(decoding: value, as: UTF8.self)) {
