@@ -134,6 +134,83 @@ import Testing
         }
     }
 
+    /// Every page empty and linked to one more: the walk ends at its limit, not after 20,000 requests.
+    @Test(arguments: TransportKind.allCases)
+    func anEndlessWalkOfEmptyPagesStopsAtItsLimit(kind: TransportKind) async throws {
+        try await withServer(kind) { (server, client) async throws in
+            routeEndlessEmptyPages(server)
+            var items = 0
+            let error = await #expect(throws: CourierError.self) {
+                for try await _ in client.pages(for: Call<[Item]>(path: "/items"), maximumPages: 25).items { items += 1 }
+            }
+            #expect(error?.kind == .pagination)
+            #expect(error?.detail.contains("limit of 25 pages") == true)
+            #expect(items == 0)
+            #expect(server.recordedRequests.count == 25)
+        }
+    }
+
+    /// Without a limit given, a walk still ends: at 1,000 pages.
+    @Test func theDefaultLimitEndsAWalkThatNeverEnds() async throws {
+        try await withServer(.asyncHTTPClient) { (server, client) async throws in
+            routeEndlessEmptyPages(server)
+            let error = await #expect(throws: CourierError.self) {
+                for try await _ in client.pages(for: Call<[Item]>(path: "/items")).items {}
+            }
+            #expect(error?.kind == .pagination)
+            #expect(server.recordedRequests.count == 1_000)
+        }
+    }
+
+    private func routeEndlessEmptyPages(_ server: MockServer) {
+        server.route("GET", "/items") { request in
+            let page = Int(request.queryValue("page") ?? "1") ?? 1
+            return .json([Item](), headers: [MockHeader("Link", "</items?page=\(page + 1)>; rel=next")])
+        }
+    }
+
+    /// A link back to a page already fetched is a cycle however its URL is spelled.
+    @Test(arguments: TransportKind.allCases)
+    func aCycleSpelledAnotherWayIsRefused(kind: TransportKind) async throws {
+        try await withServer(kind) { (server, client) async throws in
+            let spellings = ["/items?page=%31", "/./items?page=1", "/items/../items?page=1", "/%69tems?page=1&", "/items?page=1&&"]
+            for spelling in spellings {
+                server.resetRecords()
+                server.route("GET", "/items") { request in
+                    request.queryValue("page") == "2"
+                        ? .json(Self.items(2), headers: [MockHeader("Link", "<\(spelling)>; rel=next")])
+                        : .json(Self.items(1), headers: [MockHeader("Link", "</items?page=2>; rel=next")])
+                }
+                var count = 0
+                let error = await #expect(throws: CourierError.self, "\(spelling)") {
+                    for try await _ in client.pages(for: Call<[Item]>(path: "/items", parameters: ["page": 1])) { count += 1 }
+                }
+                #expect(error?.kind == .pagination, "\(spelling)")
+                #expect(error?.detail.contains("cycle") == true, "\(spelling)")
+                #expect(server.recordedRequests.count == 2, "\(spelling)")
+            }
+        }
+    }
+
+    /// A next link can't leave the base path by dot segments a server decodes (`%2e%2e`, `..%2F`).
+    @Test(arguments: TransportKind.allCases)
+    func aLinkThatClimbsOutOfTheBasePathIsRefused(kind: TransportKind) async throws {
+        let server = try await MockServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let client = Client(baseURL: server.baseURL.appendingPathComponent("api"), transport: kind.make()) { $0.timeout = .seconds(300) }
+        let links = ["/api/%2e%2e/admin?page=2", "/api/%2E%2E/admin", "/api/.%2e/admin", "/api/..%2Fadmin", "/api/x/..%5C..%5Cadmin", "%2e%2e/admin"]
+        for link in links {
+            server.route("GET", "/api/items", respond: .json(Self.items(1), headers: [MockHeader("Link", "<\(link)>; rel=next")]))
+            var pages = client.pages(for: Call<[Item]>(path: "/items")).makeAsyncIterator()
+            #expect(try await pages.next()?.value == Self.items(1))
+            let error = await #expect(throws: CourierError.self, "\(link)") { _ = try await pages.next() }
+            #expect(error?.kind == .pagination, "\(link)")
+            #expect(error?.detail.contains("outside the client's base URL") == true, "\(link)")
+        }
+        #expect(server.recordedRequests.map(\.path).allSatisfy { $0 == "/api/items" }, "\(server.recordedRequests.map(\.target))")
+        #expect(server.recordedRequests.count == links.count)
+    }
+
     @Test(arguments: TransportKind.allCases)
     func aCursorThatComesBackIsRefused(kind: TransportKind) async throws {
         try await withServer(kind) { (server, client) async throws in

@@ -20,19 +20,20 @@ extension Client {
         }
         var basePath = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
         while basePath.hasSuffix("/") { basePath.removeLast() }
-        let linkedPath = components.percentEncodedPath
-        guard linkedPath.hasPrefix(basePath + "/") else { throw refused("leads outside the client's base URL") }
-        var target = String(linkedPath.dropFirst(basePath.count))
-        if let query = components.percentEncodedQuery { target += "?" + query }
-        return target
+        // Checked as the server will read it: `%2e%2e`, `/./` and `..%2F` can't climb out of the base path.
+        let linked = NormalizedTarget(path: components.percentEncodedPath, query: components.percentEncodedQuery)
+        guard linked.path.hasPrefix(basePath + "/"), !linked.hasEncodedDotSegment else {
+            throw refused("leads outside the client's base URL")
+        }
+        return String(linked.target.dropFirst(basePath.count))
     }
 
     /// The pages of a collection that links each page to the next with `Link: <…>; rel="next"`
     /// (RFC 8288), fetched one at a time as they are read.
     ///
     /// A relative link is resolved against the page's URL. A link to another origin or outside the
-    /// base URL, or one back to a page already fetched, ends the walk with
-    /// ``CourierError/Kind/pagination``.
+    /// base URL, one back to a page already fetched (however its URL is spelled), or a walk longer
+    /// than `maximumPages` ends with ``CourierError/Kind/pagination``.
     ///
     /// ```swift
     /// for try await page in client.pages(for: Repositories(user: "apple")) {
@@ -42,20 +43,29 @@ extension Client {
     /// - Parameters:
     ///   - endpoint: The first page; later pages keep its method, headers and decoding.
     ///   - cachePolicy: The cache policy of every page, overriding the endpoint's.
+    ///   - maximumPages: How many pages the walk may fetch, empty ones included (1,000 unless given); nil for no limit.
     /// - Returns: The pages, none fetched yet.
-    public func pages<E: Endpoint>(for endpoint: E, cachePolicy: CachePolicy? = nil) -> Pages<E> {
-        Pages(client: self, first: endpoint, cachePolicy: cachePolicy, rule: .links)
+    public func pages<E: Endpoint>(
+        for endpoint: E, cachePolicy: CachePolicy? = nil, maximumPages: Int? = 1_000
+    ) -> Pages<E> {
+        Pages(client: self, first: endpoint, cachePolicy: cachePolicy, maximumPages: maximumPages, rule: .links)
     }
 
     /// The pages of a collection whose endpoint finds its own next page (a cursor or an offset in the
     /// body; see ``PaginatedEndpoint``), fetched one at a time as they are read.
     ///
-    /// A next endpoint whose GET request was already sent ends the walk with ``CourierError/Kind/pagination``.
+    /// A next endpoint whose GET request was already sent, or a walk longer than `maximumPages`,
+    /// ends with ``CourierError/Kind/pagination``.
     /// - Parameters:
     ///   - endpoint: The first page.
     ///   - cachePolicy: The cache policy of every page, overriding the endpoint's.
+    ///   - maximumPages: How many pages the walk may fetch, empty ones included (1,000 unless given); nil for no limit.
     /// - Returns: The pages, none fetched yet.
-    public func pages<E: PaginatedEndpoint>(for endpoint: E, cachePolicy: CachePolicy? = nil) -> Pages<E> {
-        Pages(client: self, first: endpoint, cachePolicy: cachePolicy, rule: .next { endpoint, page in endpoint.nextPage(after: page) })
+    public func pages<E: PaginatedEndpoint>(
+        for endpoint: E, cachePolicy: CachePolicy? = nil, maximumPages: Int? = 1_000
+    ) -> Pages<E> {
+        Pages(
+            client: self, first: endpoint, cachePolicy: cachePolicy, maximumPages: maximumPages,
+            rule: .next { endpoint, page in endpoint.nextPage(after: page) })
     }
 }

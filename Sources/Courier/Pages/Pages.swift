@@ -12,8 +12,11 @@ import HTTPTypes
 /// A failed page ends the walk with its error. So does a next page that cannot be followed safely,
 /// with ``CourierError/Kind/pagination``: a `Link` to another origin (scheme, host and port) or
 /// outside the client's base URL is refused rather than sent the client's credentials, and a link
-/// or cursor that leads back to a page already fetched is refused rather than followed forever. The
-/// page that carried such a link is still delivered; the error comes when the page after it is asked for.
+/// or cursor that leads back to a page already fetched (compared as normalized URLs) is refused
+/// rather than followed forever, and a walk stops after 1,000 pages (or the limit given to
+/// `pages(for:cachePolicy:maximumPages:)`), empty pages included: more than an app walks in one go,
+/// and what a server that links every page to another reaches in about a second. The page that carried
+/// such a link is still delivered; the error comes when the page after it is asked for.
 public struct Pages<E: Endpoint>: AsyncSequence, Sendable {
     /// One page: the decoded value with its status, headers and source.
     public typealias Element = Response<E.Response>
@@ -31,6 +34,8 @@ public struct Pages<E: Endpoint>: AsyncSequence, Sendable {
     let client: Client
     let first: E
     let cachePolicy: CachePolicy?
+    /// How many pages may be fetched; nil for no limit.
+    let maximumPages: Int?
     let rule: Rule
 
     /// Creates the iterator; each iterator walks from the first page.
@@ -43,8 +48,10 @@ public struct Pages<E: Endpoint>: AsyncSequence, Sendable {
         private let pages: Pages
         /// The endpoint of the next page and, when a link named it, its path and query.
         private var upcoming: (endpoint: E, target: String?)?
-        /// The requests already sent (method, path and query), to refuse a cycle.
+        /// The requests already sent (method, normalized path and query), to refuse a cycle.
         private var seen: Set<String> = []
+        /// The pages fetched so far.
+        private var fetched = 0
         /// Why the page after the last one cannot be fetched: thrown when it is asked for.
         private var refusal: CourierError?
 
@@ -64,6 +71,13 @@ public struct Pages<E: Endpoint>: AsyncSequence, Sendable {
             guard let (endpoint, target) = upcoming else { return nil }
             upcoming = nil
             let client = pages.client
+            if let maximum = pages.maximumPages, fetched >= maximum {
+                var error = CourierError(
+                    .pagination, detail: "the walk reached its limit of \(maximum) pages with more to come (pass a larger maximumPages if the collection is that long)")
+                error.endpoint = endpoint.operationName
+                throw error
+            }
+            fetched += 1
             var call = EndpointCall(endpoint)
             call.target = target
             let policy = pages.cachePolicy ?? endpoint.cachePolicy ?? client.configuration.cachePolicy
@@ -106,7 +120,7 @@ public struct Pages<E: Endpoint>: AsyncSequence, Sendable {
         }
 
         private func key(_ method: HTTPRequest.Method, _ path: String) -> String {
-            method.rawValue + " " + path
+            method.rawValue + " " + NormalizedTarget(target: path).target
         }
 
         private func cycle(_ endpoint: String, _ path: String) -> CourierError {
