@@ -135,6 +135,91 @@ import Testing
         }
     }
 
+    /// A server (or a proxy) that ignores `If-Range` answers with another version's bytes: they are
+    /// not spliced after the old ones; the download starts over once and holds the new version only.
+    @Test(arguments: TransportKind.allCases)
+    func aResumeAnsweredFromAnotherVersionStartsOverInsteadOfSplicing(kind: TransportKind) async throws {
+        try await afterACutDownload(kind) { server, client, folder, destination, resume in
+            let changed = distinctBytes(transferBytes.count, seed: 11)
+            server.route("GET", "/report.bin") { request in
+                // If-Range ignored: any Range gets version 2's bytes.
+                var ignoring = request
+                ignoring.headers[.ifRange] = nil
+                return .ranged(changed, for: ignoring, etag: "\"v2\"")
+            }
+            _ = try await client.download(Report(), to: destination, resumingFrom: resume)
+            #expect(try Data(contentsOf: destination) == Data(changed), "one version, not two spliced")
+            #expect(try contents(of: folder) == ["report.bin"])
+            let requests = server.recordedRequests.suffix(2)
+            #expect(requests.map { $0.header("Range") } == ["bytes=\(resume.completedBytes)-", nil])
+            #expect(requests.first?.header("Accept-Encoding") == "identity", "a range counts bytes of the uncompressed file")
+        }
+    }
+
+    /// The same validator but another complete length is another version too.
+    @Test(arguments: TransportKind.allCases)
+    func aResumeWhoseCompleteLengthChangedStartsOver(kind: TransportKind) async throws {
+        try await afterACutDownload(kind) { server, client, folder, destination, resume in
+            let longer = transferBytes + Array(repeating: 7, count: 1000)
+            server.route("GET", "/report.bin") { request in .ranged(longer, for: request, etag: Self.etag) }
+            _ = try await client.download(Report(), to: destination, resumingFrom: resume)
+            #expect(try Data(contentsOf: destination) == Data(longer))
+            #expect(server.recordedRequests.suffix(2).map { $0.header("Range") } == ["bytes=\(resume.completedBytes)-", nil])
+        }
+    }
+
+    /// A resume record whose partial file is a symbolic link (planted, or a record from elsewhere)
+    /// is refused: the file the link points to is never written, truncated, renamed or deleted.
+    @Test(arguments: TransportKind.allCases)
+    func aLinkPlantedAtThePartialPathIsNeverFollowed(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/report.bin") { request in .ranged(transferBytes, for: request, etag: Self.etag) }
+            try await withFolder { folder in
+                let destination = folder.appendingPathComponent("report.bin")
+                let precious = folder.appendingPathComponent("precious.txt")
+                try Data("keep me".utf8).write(to: precious)
+                let planted = folder.appendingPathComponent(".report.bin.\(UUID().uuidString).download")
+                try FileManager.default.createSymbolicLink(at: planted, withDestinationURL: precious)
+                let resume = ResumableDownload(partialFile: planted, validator: Self.etag, completedBytes: 7, totalBytes: Int64(transferBytes.count))
+                _ = try await client.download(Report(), to: destination, resumingFrom: resume)
+                #expect(try Data(contentsOf: destination) == Data(transferBytes))
+                #expect(try String(decoding: Data(contentsOf: precious), as: UTF8.self) == "keep me")
+                #expect(try FileManager.default.destinationOfSymbolicLink(atPath: planted.path) == precious.path, "the link is left as it was")
+                #expect(server.recordedRequests.map { $0.header("Range") } == [nil], "the download started from byte 0")
+                resume.discard()
+                #expect(FileManager.default.fileExists(atPath: planted.path), "discard deletes no link")
+            }
+        }
+    }
+
+    /// A resume record naming a file outside the download's folder, or without a partial file's
+    /// name, is refused: that file is left as it is, and the download starts from byte 0.
+    @Test(arguments: TransportKind.allCases)
+    func aResumeRecordNamingAnotherFileIsRefused(kind: TransportKind) async throws {
+        try await withServer(kind) { server, client in
+            server.route("GET", "/report.bin") { request in .ranged(transferBytes, for: request, etag: Self.etag) }
+            try await withFolder { folder in
+                let destination = folder.appendingPathComponent("report.bin")
+                let elsewhere = folder.appendingPathComponent("other")
+                try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+                let others = [
+                    elsewhere.appendingPathComponent(".report.bin.\(UUID().uuidString).download"),
+                    folder.appendingPathComponent("notes.txt"),
+                    folder.appendingPathComponent(".report.bin.old.download"),
+                ]
+                for (index, other) in others.enumerated() {
+                    try Data(transferBytes.prefix(1000)).write(to: other)
+                    let resume = ResumableDownload(partialFile: other, validator: Self.etag, completedBytes: 1000, totalBytes: nil)
+                    _ = try await client.download(Report(), to: destination, resumingFrom: resume)
+                    #expect(try Data(contentsOf: destination) == Data(transferBytes), "\(other.lastPathComponent)")
+                    #expect(try Data(contentsOf: other) == Data(transferBytes.prefix(1000)), "\(other.lastPathComponent) is untouched")
+                    #expect(server.recordedRequests.count == index + 1)
+                    #expect(server.recordedRequests.last?.header("Range") == nil)
+                }
+            }
+        }
+    }
+
     @Test func aRangePastTheEndStartsOverWithTheWholeFile() async throws {
         try await withServer(.asyncHTTPClient) { server, client in
             let small = Array(transferBytes.prefix(1000))
@@ -142,7 +227,7 @@ import Testing
             try await withFolder { folder in
                 let destination = folder.appendingPathComponent("report.bin")
                 // A partial file longer than the file now is: the server answers 416, the download starts over.
-                let partial = folder.appendingPathComponent(".report.bin.old.download")
+                let partial = folder.appendingPathComponent(".report.bin.\(UUID().uuidString).download")
                 try Data(transferBytes.prefix(5000)).write(to: partial)
                 let resume = ResumableDownload(partialFile: partial, validator: Self.etag, completedBytes: 5000, totalBytes: nil)
                 _ = try await client.download(Report(), to: destination, resumingFrom: resume)

@@ -12,7 +12,7 @@ package final class FileDownload: Sendable {
     /// Where the file goes.
     package let destination: URL
     /// The bytes so far, hidden beside the destination.
-    let partial: URL
+    private let file: PartialFile
     private let progress: ProgressReporter?
     private let state: Locked<State>
 
@@ -21,6 +21,7 @@ package final class FileDownload: Sendable {
         var offset: Int64
         /// The strong ETag or Last-Modified of the response the bytes came from.
         var validator: String?
+        /// The whole file's length, when known: a `206` must state the same.
         var total: Int64?
         /// Whether the last request asked for a range.
         var askedFrom: Int64?
@@ -28,7 +29,12 @@ package final class FileDownload: Sendable {
         var holdsWholeBody = false
     }
 
-    /// Prepares a download to `destination`, continuing `resume` when its partial file is still there.
+    /// The partial file's location.
+    var partial: URL { file.url }
+
+    /// Prepares a download to `destination`, continuing `resume` when its partial file is still
+    /// there and is one of this destination's partial files (see ``PartialFile/reopen(_:for:)``);
+    /// any other resume record is ignored, and whatever its path names is left alone.
     /// - Throws: ``CourierError/Kind/file`` when the folder is missing or not writable.
     package init(destination: URL, resumingFrom resume: ResumableDownload?, progress: (@Sendable (TransferProgress) -> Void)?) throws(CourierError) {
         let folder = destination.deletingLastPathComponent()
@@ -38,28 +44,27 @@ package final class FileDownload: Sendable {
         }
         self.destination = destination
         self.progress = progress.map(ProgressReporter.init)
-        if let resume, let size = Self.size(of: resume.partialFile), size > 0 {
-            partial = resume.partialFile
-            state = Locked(State(offset: size, validator: resume.validator, total: resume.totalBytes))
+        if let resume, let reopened = PartialFile.reopen(resume.partialFile, for: destination) {
+            file = reopened
+            state = Locked(State(offset: reopened.size, validator: resume.validator, total: resume.totalBytes))
         } else {
-            partial = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).download")
-            // Private while it arrives; an app's download is its to back up.
-            guard PrivateFile.create(at: partial, excludedFromBackup: false) else {
-                throw CourierError(.file, detail: "Cannot create a file in \(folder.path)")
-            }
+            file = try PartialFile.create(for: destination)
             state = Locked(State(offset: 0))
         }
     }
 
     /// One attempt of the download through `send` (the transport): its successful body goes to the
     /// file as it arrives, so a cut is this attempt's failure (retried where safe) and the next
-    /// attempt asks only for the missing bytes. Hands back an unsuccessful response as it is.
+    /// attempt asks only for the missing bytes. A `416`, or a `206` that isn't the rest of the same
+    /// version of the file, starts the download over once from byte 0. Hands back an unsuccessful
+    /// response as it is.
     package func attempt(
         _ request: HTTPRequest, send: (HTTPRequest) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var (head, body) = try await send(self.request(for: request))
-        if head.status.code == 416, restart() {
-            // The bytes on disk are no longer a prefix of the file (it shrank): start over.
+        if head.status.code == 416 || head.status.code == 206 && !continues(head), restart() {
+            // The bytes on disk are no longer a prefix of this file (it shrank, or the server or a
+            // proxy ignored `If-Range` and sent another version's bytes): start over.
             (head, body) = try await send(self.request(for: request))
         }
         guard head.status.kind == .successful else { return (head, body) }
@@ -92,7 +97,22 @@ package final class FileDownload: Sendable {
             guard state.askedFrom != nil else { return false }
             state.offset = 0
             state.validator = nil
+            state.total = nil
             return true
+        }
+    }
+
+    /// Whether a `206` carries the rest of the very version on disk: the range asked for, the
+    /// validator the bytes were saved with and the same complete length (RFC 9110 §13.1.5: a server
+    /// or a proxy may ignore `If-Range`, and then only these tell two versions apart).
+    private func continues(_ head: HTTPResponse) -> Bool {
+        guard let range = head.headerFields[.contentRange].flatMap(ContentRange.init) else { return false }
+        return state.withLock { state in
+            guard let asked = state.askedFrom, range.first == asked, let saved = state.validator,
+                  Self.validator(of: head) == saved
+            else { return false }
+            guard let total = state.total else { return true }
+            return range.completeLength == total
         }
     }
 
@@ -102,21 +122,17 @@ package final class FileDownload: Sendable {
     ///   ``CourierError/Kind/file`` when a write fails, the body's own error when the transfer fails.
     package func receive(_ head: HTTPResponse, body: HTTPBody?) async throws {
         let start = try startOffset(for: head, announcedLength: body?.knownLength)
-        let handle: FileHandle
         do {
-            handle = try FileHandle(forWritingTo: partial)
-            try handle.truncate(atOffset: UInt64(start))
-            try handle.seekToEnd()
+            try file.truncate(at: start)
         } catch {
             throw CourierError(.file, detail: "Cannot write to \(partial.path)", underlying: error)
         }
-        defer { try? handle.close() }
         let total = state.withLock { $0.total }
         var offset = start
         if let body {
             for try await chunk in body {
                 do {
-                    try handle.write(contentsOf: chunk)
+                    try file.write(chunk)
                 } catch {
                     throw CourierError(.file, detail: "Writing the download to \(partial.path) failed after \(offset) bytes", underlying: error)
                 }
@@ -142,25 +158,30 @@ package final class FileDownload: Sendable {
     /// Where this response's bytes go in the file, after checking a 206 against what was asked.
     private func startOffset(for head: HTTPResponse, announcedLength: Int64?) throws(CourierError) -> Int64 {
         let validator = Self.validator(of: head)
-        let start = state.withLock { state -> Result<Int64, CourierError> in
-            state.holdsWholeBody = false
-            guard head.status.code == 206 else {
+        guard head.status.code == 206 else {
+            state.withLock { state in
+                state.holdsWholeBody = false
                 state.offset = 0
                 state.validator = validator
                 state.total = announcedLength
-                return .success(0)
             }
-            let value = head.headerFields[.contentRange] ?? ""
-            guard let asked = state.askedFrom, let range = ContentRange(value), range.first == asked else {
-                // Bytes from somewhere else can't be placed: the partial file is of no use.
+            return 0
+        }
+        let value = head.headerFields[.contentRange] ?? ""
+        let continuing = continues(head)
+        let start = state.withLock { state -> Result<Int64, CourierError> in
+            state.holdsWholeBody = false
+            guard continuing, let asked = state.askedFrom, let range = ContentRange(value) else {
+                // Bytes from somewhere else, or from another version, can't be placed: the partial file is of no use.
                 state.offset = 0
                 state.validator = nil
                 return .failure(CourierError(
-                    .invalidResponse, detail: "A 206 with Content-Range \"\(value)\" answered a request for bytes from \(state.askedFrom.map(String.init) ?? "the start")",
+                    .invalidResponse,
+                    detail: "A 206 with Content-Range \"\(value)\" and validator \(validator ?? "none") answered a request for bytes from \(state.askedFrom.map(String.init) ?? "the start")",
                     status: head.status, responseHeaders: head.headerFields
                 ))
             }
-            state.total = range.completeLength ?? announcedLength.map { asked + $0 }
+            state.total = range.completeLength ?? state.total ?? announcedLength.map { asked + $0 }
             return .success(asked)
         }
         return try start.get()
@@ -169,10 +190,13 @@ package final class FileDownload: Sendable {
     /// Moves the complete file into place, once on disk, and reports the final progress; returns its size.
     package func complete() async throws(CourierError) -> Int64 {
         let size = state.withLock { $0.offset }
-        try await Self.flush(partial)
-        guard rename(partial.path, destination.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: partial)
+        do {
+            try await file.synchronize()
+        } catch {
+            throw CourierError(.file, detail: "Writing the download to \(partial.path) failed", underlying: error)
+        }
+        if let reason = file.move(to: destination) {
+            file.delete()
             throw CourierError(.file, detail: "Cannot move the download to \(destination.path): \(reason)")
         }
         progress?.finish(TransferProgress(completedBytes: size, totalBytes: size))
@@ -184,7 +208,7 @@ package final class FileDownload: Sendable {
     package func abandon(after error: CourierError) -> CourierError {
         let (offset, validator, total) = state.withLock { ($0.offset, $0.validator, $0.total) }
         guard Self.resumableKinds.contains(error.kind), offset > 0, let validator else {
-            try? FileManager.default.removeItem(at: partial)
+            file.delete()
             return error
         }
         var resumable = error
@@ -195,30 +219,14 @@ package final class FileDownload: Sendable {
     /// Failures after which the same bytes are worth asking for again.
     private static let resumableKinds: Set<CourierError.Kind> = [.connectionLost, .timedOut, .noConnection, .cancelled, .transport]
 
-    /// The strong `ETag`, else the `Last-Modified` date: what `If-Range` may carry (RFC 9110 §13.1.5).
-    static func validator(of head: HTTPResponse) -> String? {
-        if let tag = head.headerFields[.eTag], !tag.hasPrefix("W/") { return tag }
-        return head.headerFields[.lastModified]
-    }
-
-    /// Waits until `file` is on disk, so a crash can't leave an empty file under the destination's
-    /// name. On a thread of its own: an fsync can take seconds, and Swift's shared pool has few threads.
-    private static func flush(_ file: URL) async throws(CourierError) {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, any Error>, Never>) in
-            DispatchQueue.global(qos: .utility).async {
-                continuation.resume(returning: Result {
-                    let handle = try FileHandle(forWritingTo: file)
-                    defer { try? handle.close() }
-                    try handle.synchronize()
-                })
-            }
-        }
-        if case .failure(let error) = result {
-            throw CourierError(.file, detail: "Writing the download to \(file.path) failed", underlying: error)
-        }
-    }
-
-    private static func size(of file: URL) -> Int64? {
-        (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
+    /// The strong `ETag`, else a strong `Last-Modified` date: what `If-Range` may carry (RFC 9110
+    /// §13.1.5). A date is strong only when it is at least a second before the response's `Date`
+    /// (§8.8.2.2); otherwise the file may have changed within that second, and there is no validator.
+    package static func validator(of head: HTTPResponse) -> String? {
+        if let tag = head.headerFields[.eTag] { return tag.hasPrefix("W/") ? nil : tag }
+        guard let text = head.headerFields[.lastModified], let modified = HTTPDate.parse(text),
+              let date = head.headerFields[.date].flatMap(HTTPDate.parse), date.timeIntervalSince(modified) >= 1
+        else { return nil }
+        return text
     }
 }

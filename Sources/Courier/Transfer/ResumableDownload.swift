@@ -26,8 +26,15 @@ public struct ResumableDownload: Sendable, Hashable, Codable {
         self.totalBytes = totalBytes
     }
 
-    /// Deletes the partial file: the download will not be resumed.
+    /// Deletes the partial file: the download will not be resumed. A record whose path names
+    /// anything but a partial download file (`.<name>.<UUID>.download`, a regular file, not a link)
+    /// deletes nothing.
     public func discard() {
+        let name = partialFile.lastPathComponent
+        guard partialFile.isFileURL, name.hasPrefix("."), name.hasSuffix(".download"),
+              let values = try? partialFile.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey]),
+              values.isRegularFile == true, values.isSymbolicLink != true
+        else { return }
         try? FileManager.default.removeItem(at: partialFile)
     }
 }

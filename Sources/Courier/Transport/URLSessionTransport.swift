@@ -185,6 +185,11 @@ public struct URLSessionTransport: CourierTransport {
             }
         }
         for (name, value) in joined { urlRequest.setValue(value, forHTTPHeaderField: name.rawName) }
+        if request.headerFields[.range] != nil, request.headerFields[.acceptEncoding] == nil {
+            // A range (a resumed download, a part) counts bytes of the representation as stored: never
+            // a compressed one, which URLSession would decode and so shift every offset on disk.
+            urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        }
         return urlRequest
     }
 

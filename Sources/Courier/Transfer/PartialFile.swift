@@ -1,0 +1,128 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A download's partial file, hidden beside its destination, used only through the descriptor it
+/// was opened with: created new (`O_CREAT | O_EXCL | O_NOFOLLOW`, 0600) or, to resume, reopened
+/// without following a link and only when it is a regular file of this user. A symbolic link or
+/// another file planted at its path is never written, truncated, renamed or deleted.
+final class PartialFile: Sendable {
+    let url: URL
+    private let handle: FileHandle
+    /// The file's device and inode, to recognise it at its path before a rename or an unlink.
+    private let identity: FileIdentity
+
+    private init(url: URL, descriptor: Int32) throws(CourierError) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            close(descriptor)
+            throw CourierError(.file, detail: "Cannot read the state of \(url.path)")
+        }
+        self.url = url
+        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        identity = FileIdentity(status)
+    }
+
+    /// The name a partial file of `destination` has: `.<name>.<UUID>.download`, in its folder.
+    static func isPartialName(_ name: String, of destination: URL) -> Bool {
+        let prefix = "." + destination.lastPathComponent + "."
+        guard name.hasPrefix(prefix), name.hasSuffix(".download") else { return false }
+        return UUID(uuidString: String(name.dropFirst(prefix.count).dropLast(".download".count))) != nil
+    }
+
+    /// Creates a new, empty partial file for `destination`.
+    static func create(for destination: URL) throws(CourierError) -> PartialFile {
+        let folder = destination.deletingLastPathComponent()
+        let url = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).download")
+        let descriptor = open(url.path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw CourierError(.file, detail: "Cannot create a file in \(folder.path): \(String(cString: strerror(errno)))")
+        }
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        // Private while it arrives; an app's download is its to back up.
+        PrivateFile.protect(url, excludedFromBackup: false)
+        #endif
+        return try PartialFile(url: url, descriptor: descriptor)
+    }
+
+    /// Reopens the partial file a ``ResumableDownload`` names, or nil when it is not one this
+    /// download may use: outside the destination's folder, another name, a link, not a regular
+    /// file, another user's, or empty. Nil leaves whatever is at that path untouched.
+    static func reopen(_ url: URL, for destination: URL) -> PartialFile? {
+        let folder = destination.deletingLastPathComponent().standardizedFileURL.path
+        guard url.isFileURL, url.deletingLastPathComponent().standardizedFileURL.path == folder,
+              isPartialName(url.lastPathComponent, of: destination)
+        else { return nil }
+        let descriptor = open(url.path, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_uid == getuid(), status.st_size > 0 else {
+            close(descriptor)
+            return nil
+        }
+        return try? PartialFile(url: url, descriptor: descriptor)
+    }
+
+    /// The bytes in the file.
+    var size: Int64 {
+        var status = stat()
+        return fstat(handle.fileDescriptor, &status) == 0 ? Int64(status.st_size) : 0
+    }
+
+    /// Keeps the first `offset` bytes and writes from there on.
+    func truncate(at offset: Int64) throws {
+        try handle.truncate(atOffset: UInt64(offset))
+        try handle.seek(toOffset: UInt64(offset))
+    }
+
+    func write(_ bytes: some Sequence<UInt8>) throws {
+        try handle.write(contentsOf: Data(bytes))
+    }
+
+    /// Waits until the bytes are on disk. On a thread of its own: an fsync can take seconds, and
+    /// Swift's shared pool has few threads.
+    func synchronize() async throws {
+        let handle = self.handle
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global(qos: .utility).async {
+                continuation.resume(with: Result { try handle.synchronize() })
+            }
+        }
+    }
+
+    /// Whether the path still names this file (not a link or another file put there since).
+    private var isAtItsPath: Bool {
+        var status = stat()
+        return lstat(url.path, &status) == 0 && FileIdentity(status) == identity
+    }
+
+    /// Moves the file to `destination`; false (with the reason) when it is no longer at its path or
+    /// the rename fails.
+    func move(to destination: URL) -> String? {
+        guard isAtItsPath else { return "the partial file \(url.lastPathComponent) was replaced" }
+        guard rename(url.path, destination.path) == 0 else { return String(cString: strerror(errno)) }
+        return nil
+    }
+
+    /// Deletes the file, if its path still names it.
+    func delete() {
+        if isAtItsPath { unlink(url.path) }
+    }
+}
+
+/// A file's device and inode.
+private struct FileIdentity: Equatable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+
+    init(_ status: stat) {
+        device = UInt64(truncatingIfNeeded: status.st_dev)
+        inode = UInt64(truncatingIfNeeded: status.st_ino)
+    }
+}
