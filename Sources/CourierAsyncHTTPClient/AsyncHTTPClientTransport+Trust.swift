@@ -58,9 +58,10 @@ final class TrustedClients: Sendable {
         for client in pinned.values { client.shutdown { _ in } }
     }
 
-    /// The client for requests to `host`.
+    /// The client for requests to `host`, however it is spelled (a trailing dot, capitals, Unicode).
     func client(for host: String?) -> HTTPClient {
-        host.flatMap { pinned[$0.lowercased()] } ?? main
+        guard !pinned.isEmpty, let host else { return main }
+        return pinned[ServerTrust.normalizedHost(host)] ?? main
     }
 
     private static func tlsConfiguration(_ trust: ServerTrust) throws(CourierError) -> TLSConfiguration {

@@ -1,5 +1,6 @@
+import AsyncHTTPClient
 import Courier
-import CourierAsyncHTTPClient
+@testable import CourierAsyncHTTPClient
 import CourierTesting
 import Foundation
 import Testing
@@ -87,6 +88,51 @@ import Testing
         #expect(error.detail.contains(tls.leafPin), "the pin the server showed: \(error.detail)")
         #expect(server.recordedRequests.isEmpty, "no request went over a connection that failed its pins")
         #expect(server.connectionsOpened == 1, "not retried")
+    }
+
+    /// A pin holds however the host is spelled where it is declared: a pin for `LocalHost.` holds
+    /// for a connection to `localhost`, over a socket.
+    @Test func aPinDeclaredWithAnotherSpellingHoldsForTheHost() async throws {
+        let wrong = "sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+        let server = try await MockServer.start(tls: .http1)
+        defer { Task { try? await server.shutdown() } }
+        server.route("GET", "/ping", respond: .json(#"{"ok":true}"#))
+        let port = try #require(server.baseURL.port)
+        for declared in ["LocalHost.", "LOCALHOST", "localhost."] {
+            var trust = Self.testCA
+            trust.pin(declared, to: [wrong])
+            let url = try #require(URL(string: "https://localhost:\(port)"))
+            let client = Client(baseURL: url, transport: try AsyncHTTPClientTransport(trust: trust))
+            let error = await #expect(throws: CourierError.self, "pinned \(declared)") { try await client.send(Ping()) }
+            #expect(error?.kind == .serverTrust, "\(declared): \(error?.detail ?? "")")
+            #expect(error?.detail.contains("matches its pins") == true, "\(declared): \(error?.detail ?? "")")
+        }
+        #expect(server.recordedRequests.isEmpty, "no request went over a connection that failed its pins")
+    }
+
+    /// Where a connection looks its pins up, `localhost.` (a fully qualified name) gets `localhost`'s
+    /// pinned client. Not over a socket: SwiftNIO's resolver doesn't resolve `localhost.` on this machine.
+    @Test func aConnectionToTheHostSpelledAnotherWayUsesItsPins() throws {
+        var trust = Self.testCA
+        trust.pin("localhost", to: ["sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="])
+        let clients = try TrustedClients(trust: trust, configuration: HTTPClient.Configuration())
+        let pinned = clients.client(for: "localhost")
+        #expect(pinned !== clients.main)
+        for spelling in ["localhost.", "LocalHost", "LOCALHOST."] {
+            #expect(clients.client(for: spelling) === pinned, "\(spelling)")
+        }
+        #expect(clients.client(for: "127.0.0.1") === clients.main)
+    }
+
+    @Test func hostNamesAreNormalizedForPins() {
+        #expect(ServerTrust.normalizedHost("API.Example.COM.") == "api.example.com")
+        #expect(ServerTrust.normalizedHost("Bücher.Example.") == "xn--bcher-kva.example")
+        #expect(ServerTrust.normalizedHost("127.0.0.1") == "127.0.0.1")
+        var trust = ServerTrust.system
+        trust.pin("bücher.example.", to: ["sha256/x"])
+        #expect(trust.pins(for: "XN--BCHER-KVA.EXAMPLE") == ["sha256/x"])
+        #expect(trust.pins(for: "bücher.example") == ["sha256/x"])
+        #expect(trust.pins(for: "other.example") == nil)
     }
 
     /// A pin for one host leaves the others alone.

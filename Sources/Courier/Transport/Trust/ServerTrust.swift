@@ -23,7 +23,7 @@ public struct ServerTrust: Sendable, Hashable {
     public var trustsSystemRoots = true
     /// Root certificates (PEM) trusted besides the system's, or instead of them.
     public var roots: [String] = []
-    /// The accepted pins of each host (lowercased), in `sha256/<Base64>` form.
+    /// The accepted pins of each host (normalized: see ``normalizedHost(_:)``), in `sha256/<Base64>` form.
     public private(set) var pins: [String: Set<String>] = [:]
     /// The certificate and key this client presents when a server asks for one (mutual TLS).
     public var clientIdentity: ClientIdentity?
@@ -49,13 +49,25 @@ public struct ServerTrust: Sendable, Hashable {
     package var isSystemDefault: Bool { self == .system }
 
     /// Accepts `host`'s certificates only when one of them has one of `pins` (a backup pin among them).
+    /// The host is matched however a URL spells it: in any case, with a trailing dot, or in Unicode.
     public mutating func pin(_ host: String, to pins: Set<String>) {
-        self.pins[host.lowercased(), default: []].formUnion(pins)
+        self.pins[Self.normalizedHost(host), default: []].formUnion(pins)
     }
 
-    /// The pins for `host`, or nil when it isn't pinned.
+    /// The pins for `host` (spelled any way; see ``normalizedHost(_:)``), or nil when it isn't pinned.
     package func pins(for host: String) -> Set<String>? {
-        pins[host.lowercased()]
+        pins[Self.normalizedHost(host)]
+    }
+
+    /// A host name as pins are filed under it: IDNA to ASCII (`bücher.example` is
+    /// `xn--bcher-kva.example`, by Foundation's URL components), lowercased, without the trailing
+    /// dot of a fully qualified name (`api.example.com.` is `api.example.com`).
+    package static func normalizedHost(_ host: String) -> String {
+        var components = URLComponents()
+        components.host = host
+        var ascii = (components.encodedHost ?? host).lowercased()
+        while ascii.hasSuffix("."), ascii.count > 1 { ascii.removeLast() }
+        return ascii
     }
 
     /// The pin of a certificate (PEM): `sha256/` and the Base64 SHA-256 of its SubjectPublicKeyInfo.
