@@ -76,32 +76,23 @@ public struct Redaction: Sendable, Hashable {
         return url[..<questionMark] + "?" + items.joined(separator: "&")
     }
 
-    /// Free text (an underlying error's description) with every http or https URL in it redacted.
+    /// Free text (an underlying error's description, a log line) with the secret query values of
+    /// every URL or request target in it redacted: `https://…?token=…` and `/items?token=…` alike.
     ///
     /// A URL runs to the next white space, quote, bracket or brace, so a secret value is hidden
     /// whole even when a comma or a semicolon follows it.
     package func redact(text: String) -> String {
-        guard text.contains("http") else { return text }
+        guard !queryNames.isEmpty, text.utf8.contains(UInt8(ascii: "?")) else { return text }
         var result = ""
         var rest = text[...]
-        while let start = Self.nextURL(in: rest) {
+        while let mark = rest.firstIndex(of: "?") {
+            let start = rest[..<mark].lastIndex(where: Self.endsURL).map { rest.index(after: $0) } ?? rest.startIndex
+            let end = rest[mark...].firstIndex(where: Self.endsURL) ?? rest.endIndex
             result += rest[..<start]
-            let end = rest[start...].firstIndex { Self.endsURL($0) } ?? rest.endIndex
             result += redact(url: String(rest[start..<end]))
             rest = rest[end...]
         }
         return result + rest
-    }
-
-    private static func nextURL(in text: Substring) -> Substring.Index? {
-        let http = text.range(of: "http://", options: .caseInsensitive)?.lowerBound
-        let https = text.range(of: "https://", options: .caseInsensitive)?.lowerBound
-        switch (http, https) {
-        case (let a?, let b?): return min(a, b)
-        case (let a?, nil): return a
-        case (nil, let b?): return b
-        case (nil, nil): return nil
-        }
     }
 
     private static func endsURL(_ character: Character) -> Bool {

@@ -135,7 +135,19 @@ struct CacheExchange: Sendable {
     private func logFailedRevalidation(_ error: any Error) {
         storage.logger.warning(
             "Background revalidation failed; the stored response is kept",
-            metadata: ["url": "\(key.url)", "error": "\(error)"])
+            metadata: ["url": loggedURL, "error": logged(error)])
+    }
+
+    /// The key's URL as a log line may show it: secret query values hidden by the client's list.
+    var loggedURL: Logger.MetadataValue {
+        "\((rules.secrets?.redaction ?? cache.redaction).redact(url: key.url))"
+    }
+
+    /// An error as a log line may show it: every URL and header value on the client's list hidden.
+    func logged(_ error: any Error) -> Logger.MetadataValue {
+        let redaction = rules.secrets?.redaction ?? cache.redaction
+        if let error = error as? CourierError { return "\(error.redacted(with: redaction))" }
+        return "\(redaction.redact(text: String(describing: error)))"
     }
 
     /// The cache's own 504 for a request it can't answer without the network (RFC 9111 §5.2.1.7).
@@ -274,7 +286,7 @@ struct CacheExchange: Sendable {
         if cache.coordination.shouldWarnAboutCredentials() {
             storage.logger.error(
                 "HTTPCache can't tell which user this response belongs to, so it is not stored: list CredentialsMiddleware before the cache, or give HTTPCache the credential provider",
-                metadata: ["url": "\(key.url)"])
+                metadata: ["url": loggedURL])
         }
         return false
     }
@@ -321,7 +333,7 @@ struct CacheExchange: Sendable {
             if outcome.stored != nil { telemetry.count(MetricName.cacheStored, []) }
             if outcome.evictedCount > 0 { telemetry.count(MetricName.cacheEvictedBytes, [], by: outcome.evictedBytes) }
         } catch {
-            storage.logger.error("A response could not be stored", metadata: ["url": "\(key.url)", "error": "\(error)"])
+            storage.logger.error("A response could not be stored", metadata: ["url": loggedURL, "error": logged(error)])
         }
     }
 
