@@ -41,6 +41,7 @@ struct Upload: Endpoint {
     var path: EndpointPath { "/upload" }
     var body: RequestBody?
     var timeout: Duration? = nil
+    var idempotencyKey: IdempotencyKey? = nil
 }
 
 /// A client over AsyncHTTPClient for `server` that retries a failed attempt once (a body sent twice).

@@ -131,6 +131,35 @@ import Testing
         #expect(server.requestCount("/upload") == 3)
     }
 
+    /// A file edited between two attempts (same size, other bytes) or replaced by another file is not
+    /// sent again under the same `Idempotency-Key`: the retry fails with a file error, nothing is sent.
+    @Test(arguments: TransportKind.allCases, [false, true])
+    func aFileThatChangesBetweenAttemptsIsNotSentAgain(kind: TransportKind, replaces: Bool) async throws {
+        let server = try await MockServer.start()
+        defer { Task { try? await server.shutdown() } }
+        try await withFile(Self.bytes) { file in
+            let edited = distinctBytes(Self.bytes.count, seed: 17)
+            let answered = Locked(0)
+            server.route("PUT", "/upload") { _ in
+                let first = answered.withLock { count in
+                    count += 1
+                    return count == 1
+                }
+                guard first else { return .json("{}") }
+                // The app edits (or replaces) the file while the first attempt's answer is on its way.
+                try? await Task.sleep(for: .milliseconds(20))
+                try? Data(edited).write(to: file, options: replaces ? .atomic : [])
+                return .status(503)
+            }
+            let error = await #expect(throws: CourierError.self) {
+                try await Self.retrying(server, kind, attempts: 3).send(Upload(body: .file(file), idempotencyKey: .generated))
+            }
+            #expect(error?.kind == .file, "\(String(describing: error))")
+            #expect(error?.detail.contains("changed since the upload began") == true, "\(String(describing: error))")
+        }
+        #expect(server.requestCount("/upload") == 1, "the edited file never went out under the first attempt's key")
+    }
+
     @Test func aMissingFileFailsBeforeAnythingIsSent() async throws {
         try await withServer(.asyncHTTPClient) { server, client in
             server.route("PUT", "/upload", respond: .json("{}"))

@@ -3,6 +3,10 @@ import OpenAPIRuntime
 
 /// A file's bytes as `HTTPBody` chunks, read from the start each time it is iterated (so a retried
 /// upload sends the whole file again), never held whole in memory.
+///
+/// Each reading checks that the file is the one the upload began with (its size, modification time,
+/// device and inode): a file replaced or edited between two attempts fails the call with
+/// ``CourierError/Kind/file`` instead of sending other bytes under the same `Idempotency-Key`.
 package struct FileChunks: AsyncSequence, Sendable {
     package typealias Element = ArraySlice<UInt8>
 
@@ -10,48 +14,52 @@ package struct FileChunks: AsyncSequence, Sendable {
     static let chunkSize = 64 * 1024
 
     let file: URL
-    /// The size announced for the upload; a file that no longer has it fails the upload.
-    let length: Int64
+    /// The file as the upload found it; a file that no longer matches it fails the upload.
+    let snapshot: FileSnapshot
 
-    /// The upload body for `file`, its length taken now.
+    /// The size announced for the upload.
+    var length: Int64 { snapshot.size }
+
+    /// The upload body for `file`, its length and identity taken now.
     package static func body(for file: URL) throws(CourierError) -> HTTPBody {
-        let size: Int64
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
-            guard (attributes[.type] as? FileAttributeType) == .typeRegular, let bytes = attributes[.size] as? NSNumber else {
-                throw CourierError(.file, detail: "\(file.path) is not a file")
-            }
-            size = bytes.int64Value
-        } catch let error as CourierError {
-            throw error
-        } catch {
-            throw CourierError(.file, detail: "Cannot read the file \(file.path) to upload", underlying: error)
+        var status = stat()
+        guard stat(file.path, &status) == 0 else {
+            throw CourierError(.file, detail: "Cannot read the file \(file.path) to upload: \(String(cString: strerror(errno)))")
         }
-        return HTTPBody(FileChunks(file: file, length: size), length: .known(size), iterationBehavior: .multiple)
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw CourierError(.file, detail: "\(file.path) is not a file") }
+        let snapshot = FileSnapshot(status)
+        return HTTPBody(FileChunks(file: file, snapshot: snapshot), length: .known(snapshot.size), iterationBehavior: .multiple)
     }
 
-    package func makeAsyncIterator() -> Iterator { Iterator(file: file, length: length) }
+    package func makeAsyncIterator() -> Iterator { Iterator(file: file, snapshot: snapshot) }
 
     package struct Iterator: AsyncIteratorProtocol {
         let file: URL
-        let length: Int64
+        let snapshot: FileSnapshot
         private var reader: Reader?
         private var sent: Int64 = 0
 
-        init(file: URL, length: Int64) {
+        init(file: URL, snapshot: FileSnapshot) {
             self.file = file
-            self.length = length
+            self.snapshot = snapshot
         }
 
         package mutating func next() async throws -> ArraySlice<UInt8>? {
             try Task.checkCancellation()
-            if reader == nil { reader = try Reader(file) }
+            if reader == nil {
+                let opened = try Reader(file)
+                try opened.check(against: snapshot)
+                reader = opened
+            }
             guard let reader else { return nil }
+            let length = snapshot.size
             let chunk = try reader.read(upTo: Int(Swift.min(Int64(FileChunks.chunkSize), Swift.max(0, length - sent))))
             sent += Int64(chunk.count)
             if chunk.isEmpty, sent < length {
                 throw CourierError(.file, detail: "\(file.path) changed while it was being sent: \(sent) of \(length) bytes")
             }
+            // Edited while it was read: what went out may mix two versions.
+            if chunk.isEmpty { try reader.check(against: snapshot) }
             return chunk.isEmpty ? nil : chunk
         }
     }
@@ -70,6 +78,17 @@ package struct FileChunks: AsyncSequence, Sendable {
             }
         }
 
+        /// Fails when the open file is not the one `snapshot` describes.
+        func check(against snapshot: FileSnapshot) throws(CourierError) {
+            var status = stat()
+            guard fstat(handle.fileDescriptor, &status) == 0, FileSnapshot(status) == snapshot else {
+                throw CourierError(
+                    .file,
+                    detail: "\(file.path) changed since the upload began (its size, modification time or identity differ): it is not sent again as the same request"
+                )
+            }
+        }
+
         func read(upTo count: Int) throws(CourierError) -> ArraySlice<UInt8> {
             guard count > 0 else { return [] }
             do {
@@ -82,3 +101,4 @@ package struct FileChunks: AsyncSequence, Sendable {
         deinit { try? handle.close() }
     }
 }
+

@@ -15,8 +15,8 @@ import Darwin
 final class PartialFile: Sendable {
     let url: URL
     private let handle: FileHandle
-    /// The file's device and inode, to recognise it at its path before a rename or an unlink.
-    private let identity: FileIdentity
+    /// The file as it was opened, to recognise it at its path before a rename or an unlink.
+    private let identity: FileSnapshot
 
     private init(url: URL, descriptor: Int32) throws(CourierError) {
         var status = stat()
@@ -26,7 +26,7 @@ final class PartialFile: Sendable {
         }
         self.url = url
         handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        identity = FileIdentity(status)
+        identity = FileSnapshot(status)
     }
 
     /// The name a partial file of `destination` has: `.<name>.<UUID>.download`, in its folder.
@@ -99,7 +99,7 @@ final class PartialFile: Sendable {
     /// Whether the path still names this file (not a link or another file put there since).
     private var isAtItsPath: Bool {
         var status = stat()
-        return lstat(url.path, &status) == 0 && FileIdentity(status) == identity
+        return lstat(url.path, &status) == 0 && FileSnapshot(status).isSameFile(as: identity)
     }
 
     /// Moves the file to `destination`; false (with the reason) when it is no longer at its path or
@@ -116,13 +116,3 @@ final class PartialFile: Sendable {
     }
 }
 
-/// A file's device and inode.
-private struct FileIdentity: Equatable, Sendable {
-    let device: UInt64
-    let inode: UInt64
-
-    init(_ status: stat) {
-        device = UInt64(truncatingIfNeeded: status.st_dev)
-        inode = UInt64(truncatingIfNeeded: status.st_ino)
-    }
-}

@@ -84,9 +84,11 @@ public struct URLSessionTransport: CourierTransport {
             upload?.close()
             return (try makeResponse(urlResponse), responseBody)
         } catch {
+            // The body's own failure (a file that shrank or changed) explains the task's better than
+            // URLSession can; read before closing, which lets go of the streams that hold it.
+            let failure = upload?.failure
             upload?.close()
-            // The body's own failure (a file that shrank) explains the task's better than URLSession can.
-            throw upload?.failure ?? error
+            throw failure ?? error
         }
     }
 

@@ -39,8 +39,11 @@ final class UploadBody: Sendable {
         return makeStream()
     }
 
-    /// Why the body ended early, if it did (the latest stream's reason).
-    var failure: (any Error)? { state.withLock { $0.streams.last }?.failure }
+    /// Why the body ended early, if it did: the latest reason of any stream (URLSession may have
+    /// asked for a new stream after one failed, and never opened it).
+    var failure: (any Error)? {
+        state.withLock { $0.streams }.reversed().lazy.compactMap(\.failure).first
+    }
 
     /// Lets the session delegate find this body while `task` runs.
     func attach(to task: URLSessionTask) {
