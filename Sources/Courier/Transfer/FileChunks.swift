@@ -1,4 +1,12 @@
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OpenAPIRuntime
 
 /// A file's bytes as `HTTPBody` chunks, read from the start each time it is iterated (so a retried

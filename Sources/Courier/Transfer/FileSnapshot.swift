@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What tells one version of a file from another without reading it: size, modification time, device and inode.
 struct FileSnapshot: Equatable, Sendable {
     let size: Int64

@@ -1,4 +1,5 @@
 import Courier
+import Crypto
 
 /// A request body's length and (when `hashes`) SHA-256, updated chunk by chunk as the body arrives.
 struct BodyDigest: Sendable {
@@ -24,12 +25,14 @@ struct BodyDigest: Sendable {
 
     mutating func update(_ bytes: some Collection<UInt8>) {
         length += bytes.count
-        if hashes { hasher.update(bytes) }
+        guard hashes else { return }
+        if bytes.withContiguousStorageIfAvailable({ hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }) == nil {
+            hasher.update(data: Array(bytes))
+        }
     }
 
     /// The SHA-256 in lowercase hex.
     var hex: String {
-        let digits = Array("0123456789abcdef")
-        return String(hasher.finalize().flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] })
+        hasher.finalize().hexDigits
     }
 }

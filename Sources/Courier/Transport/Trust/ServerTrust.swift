@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Which servers a transport trusts, one setting that ``URLSessionTransport`` and
@@ -85,9 +86,7 @@ public struct ServerTrust: Sendable, Hashable {
         guard let spki = CertificateDER.subjectPublicKeyInfo(of: Array(der)) else {
             throw CourierError(.serverTrust, detail: "The certificate's public key can't be read")
         }
-        var hasher = SHA256()
-        hasher.update(spki)
-        return "sha256/" + Data(hasher.finalize()).base64EncodedString()
+        return "sha256/" + Data(SHA256.hash(data: spki)).base64EncodedString()
     }
 
     /// The failure for a server whose certificates match none of `host`'s pins: the evidence a

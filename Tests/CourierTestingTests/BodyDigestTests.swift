@@ -1,8 +1,9 @@
 @testable import CourierTesting
 import Testing
 
-/// The mock server's own SHA-256 against FIPS 180-4's examples and Python's hashlib, whole and in pieces.
-struct SHA256Tests {
+/// The mock server's body digest (swift-crypto's SHA-256, fed a chunk at a time) against FIPS 180-4's
+/// examples and Python's hashlib, whole and in pieces.
+struct BodyDigestTests {
     private static func hex(_ pieces: [[UInt8]]) -> String {
         var digest = BodyDigest()
         for piece in pieces { digest.update(piece) }
