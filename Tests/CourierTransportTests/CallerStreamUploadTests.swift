@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import Testing
@@ -8,17 +9,6 @@ import Testing
 /// and one that ends short of its length is never sent as if whole.
 @Suite struct CallerStreamUploadTests {
     private static let chunk = ArraySlice(distinctBytes(64 << 10, seed: 21))
-
-    /// Whether `condition` held within `limit`, polled. The default limit is a backstop far beyond
-    /// what a passing run waits, so a loaded machine doesn't fail it.
-    private func eventually(within limit: Duration = .seconds(120), _ condition: () -> Bool) async -> Bool {
-        let end = ContinuousClock.now + limit
-        while ContinuousClock.now < end {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition()
-    }
 
     /// (URLSession gathers a caller's stream first: see `URLSessionTransport`.)
     @Test func overAsyncHTTPClientTheRequestStartsBeforeTheStreamEnds() async throws {

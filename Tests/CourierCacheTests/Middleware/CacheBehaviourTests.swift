@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import CourierAsyncHTTPClient
 import CourierCache
 import CourierCombine
