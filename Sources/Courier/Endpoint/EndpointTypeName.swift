@@ -1,6 +1,6 @@
 import Foundation
 
-/// The default ``Endpoint/name`` of a type, worked out once per type.
+/// The default ``Endpoint/operationName`` of a type, worked out once per type.
 ///
 /// `String(reflecting:)` and `Mirror` cost microseconds on every call, and every call names its
 /// endpoint (the context, errors, logs): the type part is the same for every value, so it is cached.
