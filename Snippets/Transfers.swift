@@ -83,12 +83,16 @@ let posted = try await client.send(PostPhoto(form: form))
 // snippet.end
 
 // snippet.task
-// A transfer as a value: observe its progress as a stream, await its result, cancel it.
-let transfer = client.downloadTask(MonthlyReport(month: 11), to: folder.appending(path: "task.pdf"))
-for await progress in transfer.progress {
+// Progress as a stream (the newest value for a slow reader), the download as a task to await or cancel.
+let (updates, reporter) = AsyncStream.makeStream(of: TransferProgress.self, bufferingPolicy: .bufferingNewest(1))
+let transfer = Task {
+    defer { reporter.finish() }
+    return try await client.download(MonthlyReport(month: 11), to: folder.appending(path: "task.pdf")) { reporter.yield($0) }
+}
+for await progress in updates {
     print(progress.fractionCompleted ?? 0)
 }
-let downloaded = try await transfer.value
+let downloaded = try await transfer.value.value   // transfer.cancel() stops it
 // snippet.end
 
 // snippet.stream

@@ -13,9 +13,7 @@ extension Tour {
         Narrator.say("✓ uploaded \(uploaded.value.parts) parts, \(uploaded.value.bytes) bytes, streamed from disk")
 
         let destination = workDir.appendingPathComponent("offline.bin")
-        let transfer = client.downloadTask(OfflinePack(), to: destination)
-        for await progress in transfer.progress { ProgressBar.draw(progress) }
-        let response = try await transfer.response
+        let response = try await client.download(OfflinePack(), to: destination) { ProgressBar.draw($0) }
         ProgressBar.end()
         let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int) ?? 0
         Narrator.say("✓ \(size) bytes in \(destination.lastPathComponent) after \(response.attempts) attempts: the second asked only for the missing half")

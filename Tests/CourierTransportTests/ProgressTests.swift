@@ -48,27 +48,32 @@ import Testing
         try await withFolder { folder in
             let file = folder.appendingPathComponent("photo.jpg")
             try Data(transferBytes).write(to: file)
-            let transfer = client.uploadTask(Upload(body: .file(file)))
-            var seen: [TransferProgress] = []
-            for await progress in transfer.progress { seen.append(progress) }
-            let response: Response<JSON> = try await transfer.response
+            let updates = Locked<[TransferProgress]>([])
+            let response = try await client.upload(Upload(body: .file(file))) { progress in updates.withLock { $0.append(progress) } }
+            let seen = updates.current
             #expect(response.attempts == 2)
             #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.completedBytes <= $1.completedBytes })
             #expect(seen.last?.completedBytes == Self.total)
         }
     }
 
+    /// The way the Transfers article reads progress as a stream: an `AsyncStream` fed by the
+    /// `progress` closure, the download in a task.
     @Test(arguments: TransportKind.allCases)
-    func aDownloadTasksProgressIsAnAsyncSequence(kind: TransportKind) async throws {
+    func aDownloadsProgressReadsAsAnAsyncSequence(kind: TransportKind) async throws {
         try await withServer(kind) { server, client in
             server.route("GET", "/report.bin", respond: .bytes(transferBytes, contentType: "application/octet-stream"))
             try await withFolder { folder in
                 let destination = folder.appendingPathComponent("report.bin")
                 let started = ContinuousClock.now
-                let transfer = client.downloadTask(Report(), to: destination)
+                let (updates, reporter) = AsyncStream.makeStream(of: TransferProgress.self, bufferingPolicy: .bufferingNewest(1))
+                let transfer = Task {
+                    defer { reporter.finish() }
+                    return try await client.download(Report(), to: destination) { reporter.yield($0) }
+                }
                 var seen: [TransferProgress] = []
-                for await progress in transfer.progress { seen.append(progress) }
-                let file: URL = try await transfer.value
+                for await progress in updates { seen.append(progress) }
+                let file = try await transfer.value.value
                 #expect(file == destination)
                 expectWellFormed(seen, over: ContinuousClock.now - started)
                 #expect(try Data(contentsOf: destination) == Data(transferBytes))
@@ -78,7 +83,7 @@ import Testing
 
     /// The server sends a first chunk and holds the rest until the test ends: the cancel comes
     /// with the first progress, and only the cancel can end the download.
-    @Test func aCancelledDownloadTaskFailsAsCancelled() async throws {
+    @Test func aCancelledDownloadFailsAsCancelled() async throws {
         let rest = Level()
         defer { rest.open() }
         try await withServer(.asyncHTTPClient) { server, client in
@@ -88,11 +93,18 @@ import Testing
             let body = MockResponse.bytes(Array(transferBytes.prefix(200_000)), contentType: "application/octet-stream")
             server.route("GET", "/report.bin", respond: body.with(fault: held))
             try await withFolder { folder in
-                let transfer = client.downloadTask(Report(), to: folder.appendingPathComponent("report.bin"))
-                for await progress in transfer.progress where progress.completedBytes > 0 { break }
+                let started = Level()
+                let transfer = Task {
+                    try await client.download(Report(), to: folder.appendingPathComponent("report.bin")) { progress in
+                        if progress.completedBytes > 0 { started.open() }
+                    }
+                }
+                await started.wait()
                 transfer.cancel()
                 let error = await #expect(throws: CourierError.self) { try await transfer.value }
                 #expect(error?.kind == .cancelled)
+                let left = try contents(of: folder)
+                #expect(left.isEmpty, "a cancelled download leaves no file: \(left)")
             }
         }
     }
