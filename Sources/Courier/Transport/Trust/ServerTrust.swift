@@ -24,7 +24,7 @@ public struct ServerTrust: Sendable, Hashable {
     public var trustsSystemRoots = true
     /// Root certificates (PEM) trusted besides the system's, or instead of them.
     public var roots: [String] = []
-    /// The accepted pins of each host (normalized: see ``normalizedHost(_:)``), in `sha256/<Base64>` form.
+    /// The accepted pins of each host (its name in ASCII, lowercased, without a trailing dot), in `sha256/<Base64>` form.
     public private(set) var pins: [String: Set<String>] = [:]
     /// The certificate and key this client presents when a server asks for one (mutual TLS).
     public var clientIdentity: ClientIdentity?
@@ -55,7 +55,7 @@ public struct ServerTrust: Sendable, Hashable {
         self.pins[Self.normalizedHost(host), default: []].formUnion(pins)
     }
 
-    /// The pins for `host` (spelled any way; see ``normalizedHost(_:)``), or nil when it isn't pinned.
+    /// The pins for `host` (spelled any way; see `normalizedHost(_:)`), or nil when it isn't pinned.
     package func pins(for host: String) -> Set<String>? {
         pins[Self.normalizedHost(host)]
     }
