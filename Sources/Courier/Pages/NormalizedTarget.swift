@@ -51,15 +51,6 @@ struct NormalizedTarget: Hashable, Sendable {
         }
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
     /// `%41` becomes `A`, `%2f` becomes `%2F`; a `%` not followed by two hex digits stays as it is.
     private static func normalizingPercentEncodings(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
@@ -69,7 +60,7 @@ struct NormalizedTarget: Hashable, Sendable {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+               let high = bytes[index + 1].hexDigitValue, let low = bytes[index + 2].hexDigitValue {
                 let value = high << 4 | low
                 if isUnreserved(value) {
                     result.append(value)
@@ -93,7 +84,7 @@ struct NormalizedTarget: Hashable, Sendable {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+               let high = bytes[index + 1].hexDigitValue, let low = bytes[index + 2].hexDigitValue {
                 result.append(high << 4 | low)
                 index += 3
             } else {

@@ -21,11 +21,3 @@ package struct HMAC: Sendable, Hashable {
         code(for: Array(text.utf8)).prefix(bytes).hexDigits
     }
 }
-
-extension Sequence<UInt8> {
-    /// The bytes in lowercase hex, two digits each.
-    package var hexDigits: String {
-        let digits = Array("0123456789abcdef")
-        return String(flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] })
-    }
-}

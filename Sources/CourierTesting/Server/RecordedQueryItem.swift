@@ -1,3 +1,5 @@
+import Courier
+
 /// One `name=value` pair of a request's query, percent-decoded.
 public struct RecordedQueryItem: Sendable, Hashable {
     /// The decoded name.
@@ -33,20 +35,11 @@ public struct RecordedQueryItem: Sendable, Hashable {
                 bytes.append(byte)
                 continue
             }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+            guard let high = iterator.next().flatMap(\.hexDigitValue), let low = iterator.next().flatMap(\.hexDigitValue) else {
                 return String(text)
             }
             bytes.append(high << 4 | low)
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
