@@ -43,10 +43,14 @@ let package = Package(
     targets: [
         // The system's zlib (Linux: zlib1g-dev; Apple platforms: the SDK's), for gzip request bodies.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // A file's status (size, modification time, device, inode) in fixed-width fields, for
+        // downloads' partial files and file uploads.
+        .target(name: "CFileStatus"),
         .target(
             name: "Courier",
             dependencies: [
                 "CZlib",
+                "CFileStatus",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

@@ -1,12 +1,4 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OpenAPIRuntime
 
 /// A file's bytes as `HTTPBody` chunks, read from the start each time it is iterated (so a retried
@@ -30,12 +22,10 @@ package struct FileChunks: AsyncSequence, Sendable {
 
     /// The upload body for `file`, its length and identity taken now.
     package static func body(for file: URL) throws(CourierError) -> HTTPBody {
-        var status = stat()
-        guard stat(file.path, &status) == 0 else {
+        guard let snapshot = FileSnapshot(path: file.path) else {
             throw CourierError(.file, detail: "Cannot read the file \(file.path) to upload: \(String(cString: strerror(errno)))")
         }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { throw CourierError(.file, detail: "\(file.path) is not a file") }
-        let snapshot = FileSnapshot(status)
+        guard snapshot.isRegularFile else { throw CourierError(.file, detail: "\(file.path) is not a file") }
         return HTTPBody(FileChunks(file: file, snapshot: snapshot), length: .known(snapshot.size), iterationBehavior: .multiple)
     }
 
@@ -88,8 +78,7 @@ package struct FileChunks: AsyncSequence, Sendable {
 
         /// Fails when the open file is not the one `snapshot` describes.
         func check(against snapshot: FileSnapshot) throws(CourierError) {
-            var status = stat()
-            guard fstat(handle.fileDescriptor, &status) == 0, FileSnapshot(status) == snapshot else {
+            guard FileSnapshot(descriptor: handle.fileDescriptor) == snapshot else {
                 throw CourierError(
                     .file,
                     detail: "\(file.path) changed since the upload began (its size, modification time or identity differ): it is not sent again as the same request"

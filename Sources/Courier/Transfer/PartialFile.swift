@@ -18,15 +18,10 @@ final class PartialFile: Sendable {
     /// The file as it was opened, to recognise it at its path before a rename or an unlink.
     private let identity: FileSnapshot
 
-    private init(url: URL, descriptor: Int32) throws(CourierError) {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            close(descriptor)
-            throw CourierError(.file, detail: "Cannot read the state of \(url.path)")
-        }
+    private init(url: URL, descriptor: Int32, identity: FileSnapshot) {
         self.url = url
         handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        identity = FileSnapshot(status)
+        self.identity = identity
     }
 
     /// The name a partial file of `destination` has: `.<name>.<UUID>.download`, in its folder.
@@ -44,11 +39,15 @@ final class PartialFile: Sendable {
         guard descriptor >= 0 else {
             throw CourierError(.file, detail: "Cannot create a file in \(folder.path): \(String(cString: strerror(errno)))")
         }
+        guard let identity = FileSnapshot(descriptor: descriptor) else {
+            close(descriptor)
+            throw CourierError(.file, detail: "Cannot read the state of \(url.path)")
+        }
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         // Private while it arrives; an app's download is its to back up.
         PrivateFile.protect(url, excludedFromBackup: false)
         #endif
-        return try PartialFile(url: url, descriptor: descriptor)
+        return PartialFile(url: url, descriptor: descriptor, identity: identity)
     }
 
     /// Reopens the partial file a ``ResumableDownload`` names, or nil when it is not one this
@@ -61,18 +60,16 @@ final class PartialFile: Sendable {
         else { return nil }
         let descriptor = open(url.path, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_uid == getuid(), status.st_size > 0 else {
+        guard let identity = FileSnapshot(descriptor: descriptor), identity.isRegularFile, identity.owner == getuid(), identity.size > 0 else {
             close(descriptor)
             return nil
         }
-        return try? PartialFile(url: url, descriptor: descriptor)
+        return PartialFile(url: url, descriptor: descriptor, identity: identity)
     }
 
     /// The bytes in the file.
     var size: Int64 {
-        var status = stat()
-        return fstat(handle.fileDescriptor, &status) == 0 ? Int64(status.st_size) : 0
+        FileSnapshot(descriptor: handle.fileDescriptor)?.size ?? 0
     }
 
     /// Keeps the first `offset` bytes and writes from there on.
@@ -98,8 +95,7 @@ final class PartialFile: Sendable {
 
     /// Whether the path still names this file (not a link or another file put there since).
     private var isAtItsPath: Bool {
-        var status = stat()
-        return lstat(url.path, &status) == 0 && FileSnapshot(status).isSameFile(as: identity)
+        FileSnapshot(linkAt: url.path)?.isSameFile(as: identity) ?? false
     }
 
     /// Moves the file to `destination`; false (with the reason) when it is no longer at its path or
