@@ -78,8 +78,9 @@ final class PartialFile: Sendable {
         try handle.seek(toOffset: UInt64(offset))
     }
 
-    func write(_ bytes: some Sequence<UInt8>) throws {
-        try handle.write(contentsOf: Data(bytes))
+    /// Appends `bytes` as they are (a chunk is written without a copy into `Data`).
+    func write(_ bytes: some DataProtocol) throws {
+        try handle.write(contentsOf: bytes)
     }
 
     /// Waits until the bytes are on disk. On a thread of its own: an fsync can take seconds, and
