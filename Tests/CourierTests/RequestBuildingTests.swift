@@ -95,6 +95,51 @@ import Testing
         #expect(request.path == "/items?ids=1&ids=-2&big=9007199254740993&ratio=2.5&whole=3&flag=true&off=false")
     }
 
+    /// JSON keeps integers exact both ways: a body carries 2^53 + 1 as written, and a response's
+    /// 2^53 + 1 reads back as that integer, not the nearest `Double`.
+    @Test func jsonKeepsLargeIntegersExact() async throws {
+        let (request, body) = try await sent(TestEndpoint<Empty>(method: .post, parameters: ["big": 9_007_199_254_740_993, "ratio": 2.5]))
+        #expect(request.headerFields[.contentType] == "application/json")
+        #expect(String(decoding: body, as: UTF8.self).contains("9007199254740993"))
+        let json = try JSON(data: Data(#"{"id": 9007199254740993, "ratio": 1.5, "whole": 2.0, "huge": 1e300}"#.utf8))
+        #expect(json["id"] == .integer(9_007_199_254_740_993))
+        #expect(json["id"]?.int == 9_007_199_254_740_993)
+        #expect(json["ratio"] == .number(1.5))
+        #expect(json["whole"]?.int == 2)
+        #expect(json["huge"]?.double == 1e300)
+        #expect(json["huge"]?.int == nil)
+        let literal: JSON = ["id": 9_007_199_254_740_993, "tags": ["a", nil], "on": true]
+        #expect(try JSON(data: JSONEncoder().encode(literal)) == literal)
+    }
+
+    /// Any `Encodable` goes into a literal: an app's own type nests as `outer[inner]`, dates inside
+    /// arrays are ISO 8601 like a date on its own, and a ``JSON`` value goes as it is.
+    @Test func anyEncodableValueGoesIntoALiteral() async throws {
+        struct Window: Encodable, Sendable { var from = 1; var to: Int? = nil; var label = "a b" }
+        let days = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 86_400)]
+        let extra: JSON = ["x": 1]
+        let query: Parameters = ["window": Window(), "days": days, "extra": extra, "id": Int64(7), "small": Int32(-3)]
+        let (request, _) = try await sent(TestEndpoint<Empty>(query: query))
+        #expect(request.path == "/items?window%5Bfrom%5D=1&window%5Blabel%5D=a%20b&days=1970-01-01T00:00:00Z&days=1970-01-02T00:00:00Z"
+            + "&extra%5Bx%5D=1&id=7&small=-3")
+    }
+
+    /// A value that can't be encoded fails the call as an invalid request, naming the parameter,
+    /// and nothing is sent.
+    @Test func aValueThatCannotBeEncodedFailsTheCall() async throws {
+        struct Broken: Encodable, Sendable {
+            struct Refused: Error {}
+            func encode(to encoder: any Encoder) throws { throw Refused() }
+        }
+        let (client, transport) = stubClient(body: "{}")
+        for endpoint in [TestEndpoint<Empty>(query: ["ok": 1, "bad": Broken()]), TestEndpoint<Empty>(method: .post, parameters: ["bad": Broken()])] {
+            let error = await #expect(throws: CourierError.self) { try await client.send(endpoint) }
+            #expect(error?.kind == .invalidRequest)
+            #expect(error?.detail.contains("bad") == true)
+        }
+        #expect(transport.requests.isEmpty)
+    }
+
     @Test(arguments: [HTTPRequest.Method.post, .put, .patch])
     func parametersGoToAJSONBodyForOtherMethods(method: HTTPRequest.Method) async throws {
         let (request, body) = try await sent(TestEndpoint<Empty>(method: method, parameters: ["title": "Hi", "count": 3]))

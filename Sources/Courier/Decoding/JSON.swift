@@ -1,6 +1,7 @@
 import Foundation
 
-/// A JSON value for loosely specified APIs: a `Sendable`, `Codable` tree with typed accessors.
+/// A JSON value: a `Sendable`, `Codable` tree with typed accessors, read from loosely specified
+/// responses and written in ``Parameters``.
 ///
 /// ```swift
 /// let json = try await client.send(RawThread(id: 1))   // Response == JSON
@@ -8,12 +9,20 @@ import Foundation
 /// json["data"]?["members"]?[0]?["name"]?.string
 /// json[path: "data.members.0.name"]?.string
 /// ```
-public enum JSON: Sendable, Hashable, Codable {
-    /// `null`.
+///
+/// Integers stay exact: a whole number that fits `Int` is ``integer(_:)``, any other number
+/// ``number(_:)``. Read either through ``int`` or ``double``.
+public enum JSON: Sendable, Hashable, Codable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral,
+    ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+{
+    /// `null`; omitted from queries and forms.
     case null
     /// `true` or `false`.
     case bool(Bool)
-    /// A number.
+    /// A whole number that fits `Int`, kept exact (a `Double` loses integers above 2^53).
+    case integer(Int)
+    /// Any other number.
     case number(Double)
     /// A string.
     case string(String)
@@ -29,6 +38,8 @@ public enum JSON: Sendable, Hashable, Codable {
             self = .null
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .integer(value)
         } else if let value = try? container.decode(Double.self) {
             self = .number(value)
         } else if let value = try? container.decode(String.self) {
@@ -46,12 +57,30 @@ public enum JSON: Sendable, Hashable, Codable {
         switch self {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
         case .number(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
         }
     }
+
+    /// A string.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// An integer.
+    public init(integerLiteral value: Int) { self = .integer(value) }
+    /// A number.
+    public init(floatLiteral value: Double) { self = .number(value) }
+    /// A boolean.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An array.
+    public init(arrayLiteral elements: JSON...) { self = .array(elements) }
+    /// An object; a repeated key keeps its last value.
+    public init(dictionaryLiteral members: (String, JSON)...) {
+        self = .object(Dictionary(members, uniquingKeysWith: { $1 }))
+    }
+    /// `null`.
+    public init(nilLiteral: ()) { self = .null }
 
     /// Parses JSON bytes.
     public init(data: Data) throws { self = try JSONDecoder().decode(JSON.self, from: data) }
@@ -85,12 +114,21 @@ public enum JSON: Sendable, Hashable, Codable {
 
     /// The string, when this is a string.
     public var string: String? { if case .string(let value) = self { value } else { nil } }
-    /// The number, when this is a number.
-    public var double: Double? { if case .number(let value) = self { value } else { nil } }
-    /// The number as an integer, when this is a number with no fractional part.
+    /// The number, when this is a number (an integer above 2^53 rounded to the nearest `Double`).
+    public var double: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .number(let value): value
+        default: nil
+        }
+    }
+    /// The number as an integer, when this is a whole number that `Int` holds exactly.
     public var int: Int? {
-        guard case .number(let value) = self, value.rounded() == value, abs(value) < 9.0e15 else { return nil }
-        return Int(value)
+        switch self {
+        case .integer(let value): value
+        case .number(let value): value.rounded() == value && abs(value) < 9.0e15 ? Int(value) : nil
+        default: nil
+        }
     }
     /// The boolean, when this is a boolean.
     public var bool: Bool? { if case .bool(let value) = self { value } else { nil } }

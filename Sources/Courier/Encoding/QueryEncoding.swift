@@ -12,6 +12,8 @@ extension Parameters {
             items.reserveCapacity(pairs.count)
             for (name, value) in pairs { flatten(value, name: name, into: &items) }
             return items
+        case .unencodable(let name, let reason):
+            throw ParameterEncodingError(description: "parameter \(name) could not be encoded: \(reason)")
         case .encodable(let value):
             if let convertible = value as? any QueryItemsConvertible { return convertible.queryItems }
             let json = try JSON(data: encoder.encode(value))
@@ -30,20 +32,12 @@ extension Parameters {
         case .items(let items):
             return try encoder.encode(JSON.object(Dictionary(items.map { ($0.name, JSON.string($0.value)) }, uniquingKeysWith: { $1 })))
         case .dictionary(let pairs):
-            return try encoder.encode(JSON.object(Dictionary(pairs.map { ($0.0, $0.1.json) }, uniquingKeysWith: { $1 })))
+            return try encoder.encode(JSON.object(Dictionary(pairs, uniquingKeysWith: { $1 })))
         case .encodable(let value):
             return try encoder.encode(value)
+        case .unencodable(let name, let reason):
+            throw ParameterEncodingError(description: "parameter \(name) could not be encoded: \(reason)")
         }
-    }
-}
-
-/// Adds the query items for one parameter value under `name` (scalars directly, without a JSON detour).
-private func flatten(_ value: ParameterValue, name: String, into items: inout [QueryItem]) {
-    switch value {
-    case .string(let text): items.append(QueryItem(name: name, value: text))
-    case .int(let number): items.append(QueryItem(name: name, value: String(number)))
-    case .array(let elements): for element in elements { flatten(element, name: name, into: &items) }
-    case .double, .bool, .null, .object: flatten(value.json, name: name, into: &items)
     }
 }
 
@@ -52,6 +46,7 @@ private func flatten(_ value: JSON, name: String, into items: inout [QueryItem])
     switch value {
     case .null: break
     case .bool(let flag): items.append(QueryItem(name: name, value: flag ? "true" : "false"))
+    case .integer(let number): items.append(QueryItem(name: name, value: String(number)))
     case .number(let number): items.append(QueryItem(name: name, value: formatNumber(number)))
     case .string(let text): items.append(QueryItem(name: name, value: text))
     case .array(let elements): for element in elements { flatten(element, name: name, into: &items) }

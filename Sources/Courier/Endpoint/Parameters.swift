@@ -8,8 +8,10 @@ import Foundation
 public struct Parameters: Sendable, ExpressibleByDictionaryLiteral {
     enum Storage: Sendable {
         case items([QueryItem])
-        case dictionary([(String, ParameterValue)])
+        case dictionary([(String, JSON)])
         case encodable(any Encodable & Sendable)
+        /// A literal value that could not be encoded; building the request fails with this.
+        case unencodable(name: String, reason: String)
     }
 
     let storage: Storage
@@ -21,14 +23,26 @@ public struct Parameters: Sendable, ExpressibleByDictionaryLiteral {
 
     /// Parameters from a dictionary literal, order kept: `["limit": limit, "since": date, "tags": tags]`.
     ///
-    /// Values are anything ``ParameterConvertible``: strings, numbers, booleans, dates, UUIDs, URLs,
-    /// arrays and string-keyed dictionaries of those, and optionals, whose `nil` is omitted.
-    public init(dictionaryLiteral elements: (String, (any ParameterConvertible)?)...) {
-        storage = .dictionary(elements.map { ($0.0, $0.1?.parameterValue ?? .null) })
+    /// Values are anything `Encodable`: strings, numbers, booleans, ``JSON``, arrays and
+    /// string-keyed dictionaries, your own types (nested as `outer[inner]` in a query), and
+    /// optionals, whose `nil` is omitted. A `Date` is sent as ISO 8601 in UTC
+    /// (`2026-11-23T06:00:00Z`), a `URL` as its absolute string.
+    public init(dictionaryLiteral elements: (String, (any Encodable & Sendable)?)...) {
+        var pairs: [(String, JSON)] = []
+        pairs.reserveCapacity(elements.count)
+        for (name, value) in elements {
+            do {
+                pairs.append((name, try value.map(JSON.init(parameter:)) ?? .null))
+            } catch {
+                storage = .unencodable(name: name, reason: String(describing: error))
+                return
+            }
+        }
+        storage = .dictionary(pairs)
     }
 
     /// Parameters from a dictionary (sorted by name, so the URL is stable).
-    public init(_ dictionary: [String: ParameterValue]) {
+    public init(_ dictionary: [String: JSON]) {
         storage = .dictionary(dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }
 
@@ -45,7 +59,7 @@ public struct Parameters: Sendable, ExpressibleByDictionaryLiteral {
         switch storage {
         case .items(let items): items.isEmpty
         case .dictionary(let pairs): pairs.isEmpty
-        case .encodable: false
+        case .encodable, .unencodable: false
         }
     }
 }
