@@ -136,7 +136,7 @@ func show(_ value: User) { shown.append(value.name) }
 // snippet.show
 
 // snippet.streams
-for try await event in client.eventSource(for: Scores()) { show(event.value) }
+for try await event in client.events(for: Scores()) { show(event.value) }
 for try await user in client.pages(for: Followers(userID: 42)).items { show(user) }
 // snippet.end
 

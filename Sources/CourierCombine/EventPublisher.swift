@@ -6,7 +6,7 @@ import OpenCombine
 #endif
 
 extension Client {
-    /// A publisher of an event stream's events, as `Client.eventSource(for:reconnection:)`
+    /// A publisher of an event stream's events, as `Client.events(for:reconnection:)`
     /// reads them: reconnecting with `Last-Event-ID`, finished by a `204`, failed with a
     /// `CourierError`.
     ///
@@ -16,7 +16,7 @@ extension Client {
     public func eventPublisher<E: EventStreamEndpoint>(
         for endpoint: E, reconnection: EventStreamReconnection = EventStreamReconnection()
     ) -> EventPublisher<E> {
-        EventPublisher(source: eventSource(for: endpoint, reconnection: reconnection))
+        EventPublisher(source: events(for: endpoint, reconnection: reconnection))
     }
 }
 
@@ -27,7 +27,7 @@ public struct EventPublisher<E: EventStreamEndpoint>: Publisher, Sendable {
     /// Every failure is a `CourierError`.
     public typealias Failure = CourierError
 
-    let source: EventSource<E>
+    let source: EventStream<E>
 
     /// Attaches a subscriber; nothing is read before it asks for events.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
@@ -42,9 +42,9 @@ public struct EventPublisher<E: EventStreamEndpoint>: Publisher, Sendable {
 /// The events of a source, one read per `next()`: the stream built on it reads nothing ahead.
 // @unchecked: the iterator is used by one stream's `next`, whose calls never overlap.
 private final class PulledEvents<E: EventStreamEndpoint>: @unchecked Sendable {
-    private var iterator: EventSource<E>.Iterator
+    private var iterator: EventStream<E>.Iterator
 
-    init(_ source: EventSource<E>) {
+    init(_ source: EventStream<E>) {
         iterator = source.makeAsyncIterator()
     }
 

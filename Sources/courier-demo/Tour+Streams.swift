@@ -8,7 +8,7 @@ extension Tour {
     /// first connection after three goals and the stream resumes after the last one it got.
     func liveScores(_ client: Client) async throws {
         Narrator.step(12, "Live scores: server-sent events as typed values; cut after three goals, resumed with Last-Event-ID")
-        for try await goal in client.eventSource(for: LiveScores()) {
+        for try await goal in client.events(for: LiveScores()) {
             let score = goal.value
             Narrator.say("✓ event \(goal.id ?? "?") \(goal.name ?? ""): \(score.minute)' \(score.home)–\(score.away)")
         }

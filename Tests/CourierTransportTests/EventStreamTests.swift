@@ -62,8 +62,7 @@ import Testing
         try await withServer(kind) { server, client in
             server.route("GET", "/events", respond: .text(Self.sse, contentType: "text/event-stream")
                 .with(fault: .paced(chunkSize: 5) { _ in }))
-            let response = try await client.events(for: Named())
-            checkScores(try await collect(response.value))
+            checkScores(try await collect(client.events(for: Named(), reconnection: .none)))
             let request = try #require(server.lastRequest)
             #expect(request.header("Accept") == "text/event-stream")
         }
@@ -73,7 +72,8 @@ import Testing
     func severalEventsInOneChunkAreSeparated(kind: TransportKind) async throws {
         try await withServer(kind) { server, client in
             server.route("GET", "/events", respond: .text(Self.sse, contentType: "text/event-stream"))
-            checkScores(try await collect(client.events(for: Named()).value))
+            checkScores(try await collect(client.events(for: Named(), reconnection: .none)))
+            #expect(server.requestCount("/events") == 1, "one connection: the stream ends with the body")
         }
     }
 
@@ -88,7 +88,7 @@ import Testing
             server.route("GET", "/events", respond: .bytes(body, contentType: "text/event-stream")
                 .with(fault: .paced(chunkSize: event.count) { chunk in await read.wait(until: chunk) }))
             var count = 0
-            for try await _ in try await client.events(for: Scores()).value {
+            for try await _ in client.events(for: Scores(), reconnection: .none) {
                 count += 1
                 read.raise(to: count)
             }
@@ -102,7 +102,7 @@ import Testing
             let title = String(repeating: "abcdefgh", count: 200_000)  // 1.6 MB
             let body = "data: {\"id\":1,\"title\":\"\(title)\"}\n\ndata: {\"id\":2,\"title\":\"after\"}\n\n"
             server.route("GET", "/events", respond: .text(body, contentType: "text/event-stream"))
-            let events = try await collect(client.events(for: Scores()).value)
+            let events = try await collect(client.events(for: Scores(), reconnection: .none))
             #expect(events.map(\.value.id) == [1, 2])
             #expect(events.first?.value.title == title)
         }
@@ -113,8 +113,9 @@ import Testing
         try await withServer(kind) { server, client in
             let body = "data: {\"id\":1,\"title\":\"one\"}\n\nevent: score\nid: 42\ndata: {\"id\":\"two\"}\n\ndata: {\"id\":3,\"title\":\"three\"}\n\n"
             server.route("GET", "/events", respond: .text(body, contentType: "text/event-stream"))
-            var iterator = try await client.events(for: Scores()).value.makeAsyncIterator()
-            #expect(try await iterator.next()?.value.id == 1)
+            var iterator = client.events(for: Scores(), reconnection: .none).makeAsyncIterator()
+            let first = try await iterator.next()
+            #expect(first?.value.id == 1)
             let error = await #expect(throws: CourierError.self) { _ = try await iterator.next() }
             #expect(error?.kind == .decodingFailed)
             #expect(error?.detail.contains("event #1 \"score\" id 42") == true, "\(String(describing: error))")
@@ -132,7 +133,7 @@ import Testing
         try await withServer(kind) { server, client in
             let endless = Array(repeating: UInt8(ascii: "x"), count: 8 << 20)
             server.route("GET", "/events", respond: .bytes(Array("data: ".utf8) + endless, contentType: "text/event-stream"))
-            let stream = try await client.events(for: Scores(maximumEventSize: 64 * 1024)).value
+            let stream = client.events(for: Scores(maximumEventSize: 64 * 1024), reconnection: .none)
             let error = await #expect(throws: CourierError.self) { _ = try await collect(stream) }
             #expect(error?.kind == .bodyTooLarge)
             #expect(error?.detail.contains("65536") == true)
@@ -145,7 +146,7 @@ import Testing
         try await withServer(kind) { server, client in
             let body = String(repeating: "data: 0123456789\n", count: 100_000)
             server.route("GET", "/events", respond: .text(body, contentType: "text/event-stream"))
-            let stream = try await client.events(for: Scores(maximumEventSize: 64 * 1024)).value
+            let stream = client.events(for: Scores(maximumEventSize: 64 * 1024), reconnection: .none)
             let error = await #expect(throws: CourierError.self) { _ = try await collect(stream) }
             #expect(error?.kind == .bodyTooLarge)
             #expect(error?.detail.contains("event #0") == true)
@@ -158,7 +159,7 @@ import Testing
             let body = "{\"id\":1,\"title\":\"one\"}\r\n\n  \n{\"id\":2,\"title\":\"two\"}\n{\"id\":3,\"title\":\"no newline at the end\"}"
             server.route("GET", "/events", respond: .text(body, contentType: "application/x-ndjson")
                 .with(fault: .paced(chunkSize: 3) { _ in }))
-            let events = try await collect(client.events(for: Scores(format: .jsonLines)).value)
+            let events = try await collect(client.events(for: Scores(format: .jsonLines), reconnection: .none))
             #expect(events.map(\.value.id) == [1, 2, 3])
             #expect(events.map(\.index) == [0, 1, 2])
             #expect(server.lastRequest?.header("Accept") == "application/x-ndjson")
@@ -169,8 +170,10 @@ import Testing
     func anErrorStatusFailsTheCall(kind: TransportKind) async throws {
         try await withServer(kind) { server, client in
             server.route("GET", "/events", respond: .json("{\"message\":\"no scores today\"}", status: 503))
-            let error = await #expect(throws: CourierError.self) { _ = try await client.events(for: Scores()) }
+            let error = await #expect(throws: CourierError.self) { _ = try await collect(client.events(for: Scores(), reconnection: .none)) }
             #expect(error?.serverMessage == "no scores today")
+            #expect(error?.status?.code == 503)
+            #expect(server.requestCount("/events") == 1, "one connection: a retryable status is not retried")
         }
     }
 
@@ -186,8 +189,9 @@ import Testing
             let event = "data: {\"id\":1,\"title\":\"one\"}\n\n"
             server.route("GET", "/events", respond: .text(event + event, contentType: "text/event-stream")
                 .with(fault: .paced(chunkSize: event.utf8.count) { chunk in if chunk >= 1 { await rest.wait() } }))
-            var iterator = try await client.events(for: Scores()).value.makeAsyncIterator()
-            #expect(try await iterator.next()?.value.id == 1)
+            var iterator = client.events(for: Scores(), reconnection: .none).makeAsyncIterator()
+            let first = try await iterator.next()
+            #expect(first?.value.id == 1)
             let error = await #expect(throws: CourierError.self) { _ = try await iterator.next() }
             #expect(error?.kind == .timedOut)
         }
@@ -204,7 +208,7 @@ import Testing
         try await withServer(kind) { server, client in
             let body = String(repeating: "data: 0123456789\n", count: 200_000) + "\ndata: next\n\n"
             server.route("GET", "/events", respond: .text(body, contentType: "text/event-stream"))
-            let events = try await collect(client.events(for: Text()).value)
+            let events = try await collect(client.events(for: Text(), reconnection: .none))
             #expect(events.count == 2)
             #expect(events.first?.value.utf8.count == 200_000 * 11 - 1)
             #expect(events.last?.value == "next")

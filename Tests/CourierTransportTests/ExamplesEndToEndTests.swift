@@ -114,7 +114,7 @@ extension ExamplesEndToEndTests {
         defer { Task { try? await api.shutdown() } }
         let client = Client(baseURL: api.baseURL, transport: kind.make())
         var goals: [SampleScore] = []
-        for try await event in client.eventSource(for: LiveScores()) { goals.append(event.value) }
+        for try await event in client.events(for: LiveScores()) { goals.append(event.value) }
         #expect(goals.map(\.minute) == [12, 27, 45, 61, 78, 90])
         #expect(goals.last.map { [$0.home, $0.away] } == [3, 3])
         let resumedAfter = api.server.recordedRequests.filter { $0.path == "/live/scores" }.map { $0.header("Last-Event-ID") }

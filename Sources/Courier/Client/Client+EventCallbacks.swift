@@ -1,7 +1,7 @@
 import Dispatch
 
 extension Client {
-    /// Reads server-sent events that reconnect (see ``eventSource(for:reconnection:)``) and hands each
+    /// Reads a stream's events (see ``events(for:reconnection:)``) and hands each
     /// event to `onEvent` on `queue`, then calls `completion` once there.
     ///
     /// The next event is read only once `onEvent` has returned for the one before, so a slow handler
@@ -10,7 +10,7 @@ extension Client {
     /// over and `completion` gets ``CourierError/Kind/cancelled`` at once.
     /// - Returns: A handle that stops the stream.
     @discardableResult
-    public func eventSource<E: EventStreamEndpoint>(
+    public func events<E: EventStreamEndpoint>(
         for endpoint: E,
         reconnection: EventStreamReconnection = EventStreamReconnection(),
         queue: DispatchQueue = Client.defaultCompletionQueue,
@@ -18,7 +18,7 @@ extension Client {
         completion: @escaping @Sendable (Result<Void, CourierError>) -> Void
     ) -> CallHandle {
         let handle = CallHandle()
-        let source = eventSource(for: endpoint, reconnection: reconnection)
+        let source = events(for: endpoint, reconnection: reconnection)
         let task = Task {
             let result: Result<Void, CourierError>
             do throws(CourierError) {
@@ -38,7 +38,7 @@ extension Client {
         }
         let operationName = endpoint.operationName
         handle.attach(task) {
-            var cancelled = CourierError(.cancelled, detail: "The event source was cancelled")
+            var cancelled = CourierError(.cancelled, detail: "The event stream was cancelled")
             cancelled.endpoint = operationName
             let error = cancelled
             queue.async { completion(.failure(error)) }

@@ -1,148 +1,135 @@
-import Foundation
-import HTTPTypes
-import OpenAPIRuntime
-
-/// The events of one response, decoded as they arrive: an `AsyncSequence` that can be iterated once.
+/// The events of a stream endpoint, decoded as they arrive: an `AsyncSequence` that reconnects
+/// after a cut connection, like a browser's `EventSource`.
 ///
-/// Each line and each event is bounded (``EventStreamEndpoint/maximumEventSize``); the endpoint's
-/// timeout applies between bytes, so a server silent for longer between events fails the stream
-/// with ``CourierError/Kind/timedOut``. Every failure is a ``CourierError`` with the call's evidence:
-/// an event that does not decode fails with ``CourierError/Kind/decodingFailed`` and names the event.
+/// Made by ``Client/events(for:reconnection:)``. It connects when first iterated and reads the body
+/// on demand: each line and event is bounded (``EventStreamEndpoint/maximumEventSize``), and the
+/// endpoint's timeout applies between bytes. When the connection is cut, times out or ends, it
+/// waits (the server's last `retry` time, never less than ``EventStreamReconnection/minimumDelay``,
+/// or a backoff; see ``EventStreamReconnection``) and sends the request again with `Last-Event-ID`
+/// set to the last event id it received, so the server can resume after it. A connection that ends
+/// without an event counts as a failed one. It stops:
+/// - when the server answers `204 No Content` (the stream ends normally);
+/// - with ``EventStreamReconnection/none``, when the one connection ends (normally) or fails;
+/// - on an error status that is not retryable, an event that does not decode, or an event too large
+///   (the stream fails with that ``CourierError``, with the server's message and the call's evidence);
+/// - after too many failed connections in a row (``EventStreamReconnection/maximumAttempts``);
+/// - when the task that iterates it is cancelled (``CourierError/Kind/cancelled``).
 public struct EventStream<E: EventStreamEndpoint>: AsyncSequence, Sendable {
     /// An event with its decoded value.
     public typealias Element = StreamedEvent<E.Event>
     /// Every failure is a ``CourierError``.
     public typealias Failure = CourierError
 
+    let client: Client
     let endpoint: E
-    let body: HTTPBody
-    let context: DecodingContext
-    let limit: Int
-    /// Fills in the call's evidence (endpoint, request, status, headers) on an error.
-    let evidence: @Sendable (CourierError) -> CourierError
+    let reconnection: EventStreamReconnection
 
-    /// Creates the iterator; the body can be read once.
+    /// Creates the iterator; each iterator connects on its own.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(stream: self)
+        Iterator(source: self)
     }
 
-    /// Reads the body's chunks and hands over one event at a time.
+    /// Connects, reads events, and reconnects after a cut.
     public struct Iterator: AsyncIteratorProtocol {
-        private let stream: EventStream
-        private var chunks: HTTPBody.AsyncIterator
-        private var lines: LineReader
-        /// The server-sent events grammar; nil for JSON Lines. Kept outside an enum so that a line
-        /// appends to the event's data in place, not to a copy.
-        private var parser: ServerSentEventParser?
-        private var index = 0
+        private let source: EventStream
+        private var events: ResponseEvents<ResumedEventStreamEndpoint<E>>.Iterator?
+        /// The last event id received, sent as `Last-Event-ID` on reconnecting.
+        private var lastEventID: String?
+        /// The reconnection time the server asked for last.
+        private var serverDelay: Duration?
+        /// Connections in a row that failed before an event arrived.
+        private var failures = 0
+        /// Whether the current connection has delivered an event.
+        private var delivered = false
+        private var connections = 0
         private var isFinished = false
 
-        init(stream: EventStream) {
-            self.stream = stream
-            chunks = stream.body.makeAsyncIterator()
-            lines = LineReader(limit: stream.limit)
-            switch stream.endpoint.eventFormat.kind {
-            case .serverSentEvents: parser = ServerSentEventParser(limit: stream.limit)
-            case .jsonLines: parser = nil
-            }
+        init(source: EventStream) {
+            self.source = source
         }
 
-        /// The last event id the server sent (server-sent events only).
-        var lastEventID: String? {
-            parser?.lastEventID
-        }
-
-        /// The reconnection time the server asked for last (server-sent events only).
-        var reconnectionTime: Duration? {
-            parser?.reconnectionTime
-        }
-
-        /// The next event, or nil once the server has ended the body.
-        /// - Throws: ``CourierError``: the connection failed or timed out, a line or event was too large,
-        ///   or an event did not decode.
+        /// The next event, after reconnecting as often as needed; nil once the server answers 204.
+        /// - Throws: ``CourierError``: see ``EventStream`` for when it stops.
         public mutating func next() async throws(CourierError) -> StreamedEvent<E.Event>? {
             while !isFinished {
-                guard let raw = try await nextRaw() else { break }
-                index += 1
+                if Task.isCancelled { throw finish(CourierError(.cancelled, detail: "The event stream was cancelled")) }
+                guard var current = events else {
+                    try await connect()
+                    continue
+                }
                 do {
-                    guard let value = try stream.endpoint.decodeEvent(raw, context: stream.context) else { continue }
-                    return raw.map { _ in value }
+                    let event = try await current.next()
+                    lastEventID = current.lastEventID ?? lastEventID
+                    serverDelay = current.reconnectionTime ?? serverDelay
+                    if let event {
+                        events = current
+                        failures = 0
+                        delivered = true
+                        return event
+                    }
+                    // The server ended the body: connect again, as an event source does. A body that
+                    // ended without an event is a failed connection: it backs off and counts.
+                    events = nil
+                    guard source.reconnection.reconnects else {
+                        isFinished = true
+                        return nil
+                    }
+                    if !delivered {
+                        try noteFailure(CourierError(.connectionLost, detail: "The server ended the event stream without sending an event"))
+                    }
                 } catch {
-                    isFinished = true
-                    throw stream.evidence(CourierError(
-                        .decodingFailed, detail: "\(raw.label) could not be decoded: \(error)", body: raw.value, underlying: error))
+                    lastEventID = current.lastEventID ?? lastEventID
+                    serverDelay = current.reconnectionTime ?? serverDelay
+                    events = nil
+                    guard source.reconnection.reconnects, source.reconnection.isRetryable(error) else { throw finish(error) }
+                    try noteFailure(error)
                 }
             }
-            isFinished = true
             return nil
         }
 
-        /// The next event's raw data: from the lines already read, else after reading more bytes.
-        private mutating func nextRaw() async throws(CourierError) -> StreamedEvent<Data>? {
-            while true {
-                let line: ArraySlice<UInt8>
-                let whole: ArraySlice<UInt8>?
+        /// Waits if this is a reconnection, then sends the request.
+        private mutating func connect() async throws(CourierError) {
+            if connections > 0 {
+                let delay = source.reconnection.delay(afterFailures: Swift.max(failures, 1), serverAsked: serverDelay)
                 do {
-                    whole = try lines.nextLine()
+                    try await source.reconnection.clock.sleep(for: delay)
                 } catch {
-                    throw tooLarge("a line of the event stream grew past \(stream.limit) bytes without an end (\(error.length) bytes read) at event #\(index)")
+                    throw finish(CourierError(.cancelled, detail: "The event stream was cancelled while waiting to reconnect"))
                 }
-                if let whole {
-                    line = whole
-                } else if let chunk = try await nextChunk() {
-                    lines.append(chunk)
-                    continue
-                } else if let last = lines.finish(), parser == nil {
-                    line = last
-                } else {
-                    // The body ended: an event without its closing blank line is dropped, as the standard says.
-                    return nil
+            }
+            connections += 1
+            do {
+                let response = try await source.client.connectEvents(for: ResumedEventStreamEndpoint(base: source.endpoint, lastEventID: lastEventID))
+                if response.status == .noContent {
+                    isFinished = true
+                    return
                 }
-                if let event = try frame(line) { return event }
-            }
-        }
-
-        /// One line through the format: an event, or nil when the line does not complete one.
-        private mutating func frame(_ line: ArraySlice<UInt8>) throws(CourierError) -> StreamedEvent<Data>? {
-            guard parser != nil else {
-                // JSON Lines: blank lines (and a CR before the LF) are not values.
-                let trimmed = line.trimmingASCIIWhitespace()
-                guard !trimmed.isEmpty else { return nil }
-                return StreamedEvent(value: Data(trimmed), index: index)
-            }
-            do {
-                guard var event = try parser?.consume(line) else { return nil }
-                event.index = index
-                return event
+                events = response.value.makeAsyncIterator()
+                delivered = false
             } catch {
-                throw tooLarge("the data of event #\(index) grew past \(stream.limit) bytes")
+                guard source.reconnection.reconnects, source.reconnection.isRetryable(error) else { throw finish(error) }
+                try noteFailure(error)
             }
         }
 
-        private mutating func nextChunk() async throws(CourierError) -> ArraySlice<UInt8>? {
-            do {
-                return try await chunks.next()
-            } catch {
-                isFinished = true
-                throw stream.evidence(CourierError.from(transportError: error))
+        /// Counts a failed connection; the last one allowed ends the stream with its error.
+        private mutating func noteFailure(_ error: CourierError) throws(CourierError) {
+            failures += 1
+            if let maximum = source.reconnection.maximumAttempts, failures >= maximum {
+                var error = error
+                error.detail += " (gave up after \(failures) failed connections in a row)"
+                throw finish(error)
             }
         }
 
-        private mutating func tooLarge(_ detail: String) -> CourierError {
+        private mutating func finish(_ error: CourierError) -> CourierError {
             isFinished = true
-            return stream.evidence(CourierError(.bodyTooLarge, detail: detail))
+            events = nil
+            return error
         }
     }
 }
 
 @available(*, unavailable)
 extension EventStream.Iterator: Sendable {}
-
-extension ArraySlice<UInt8> {
-    /// The bytes without leading and trailing spaces, tabs, CRs and LFs.
-    func trimmingASCIIWhitespace() -> ArraySlice<UInt8> {
-        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return [] }
-        return self[first...last]
-    }
-}

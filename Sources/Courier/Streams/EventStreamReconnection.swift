@@ -1,4 +1,5 @@
-/// When an ``EventSource`` connects again after its connection was cut, and when it gives up.
+/// When an ``EventStream`` connects again after its connection was cut, and when it gives up;
+/// ``none`` for one connection.
 ///
 /// It waits the reconnection time the server last sent in a `retry` field, or else ``initialDelay``,
 /// never less than ``minimumDelay`` (so a `retry: 0` can't make the client reconnect in a loop);
@@ -18,6 +19,16 @@ public struct EventStreamReconnection: Sendable {
     public var retryableStatuses: Set<Int>
     /// What the waits are measured on: a `ManualClock` in tests.
     public var clock: any Clock<Duration>
+    /// Whether the stream connects again at all.
+    var reconnects = true
+
+    /// One connection and no reconnecting: the stream ends when the body ends, and fails with the
+    /// first error.
+    public static var none: EventStreamReconnection {
+        var once = EventStreamReconnection(maximumAttempts: 1)
+        once.reconnects = false
+        return once
+    }
 
     /// Creates a reconnection policy.
     /// - Parameters:

@@ -75,7 +75,7 @@ extension EventFramingTests {
         }
         let body = HTTPBody(pieces, length: .known(Int64(bytes.count)))
         let context = DecodingContext(decoder: JSONDecoder(), response: HTTPResponse(status: .ok))
-        let stream = EventStream(endpoint: Lines(), body: body, context: context, limit: 50, evidence: { error in error })
+        let stream = ResponseEvents(endpoint: Lines(), body: body, context: context, limit: 50, evidence: { error in error })
         var iterator = stream.makeAsyncIterator()
         let first = try await iterator.next()
         #expect(first?.value == "\"first\"", "a String event is the line's UTF-8 text")

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Server-sent events that reconnect with `Last-Event-ID`, over both transports.
-@Suite struct EventSourceTests {
+@Suite struct EventStreamReconnectionTests {
     private struct Scores: EventStreamEndpoint {
         typealias Event = Item
         var path: EndpointPath { "/events" }
@@ -34,7 +34,7 @@ import Testing
                 }
             }
             var ids: [Int] = []
-            for try await event in client.eventSource(for: Scores(), reconnection: Self.quick) { ids.append(event.value.id) }
+            for try await event in client.events(for: Scores(), reconnection: Self.quick) { ids.append(event.value.id) }
             #expect(ids == [1, 2, 3])
             #expect(lastEventIDs(server) == [nil, "2", "3"])
         }
@@ -54,7 +54,7 @@ import Testing
                 }
             }
             var ids: [Int] = []
-            for try await event in client.eventSource(for: Scores(), reconnection: Self.quick) { ids.append(event.value.id) }
+            for try await event in client.events(for: Scores(), reconnection: Self.quick) { ids.append(event.value.id) }
             #expect(ids == [1, 2, 3], "the cut event 3 is received once, after the reconnection")
             #expect(lastEventIDs(server) == [nil, "2", "3"])
         }
@@ -70,7 +70,7 @@ import Testing
             }
             var ids: [Int] = []
             let error = await #expect(throws: CourierError.self) {
-                for try await event in client.eventSource(for: Scores(), reconnection: Self.quick) { ids.append(event.value.id) }
+                for try await event in client.events(for: Scores(), reconnection: Self.quick) { ids.append(event.value.id) }
             }
             #expect(ids == [1])
             #expect(error?.status == .notFound)
@@ -86,7 +86,7 @@ import Testing
             }
             var ids: [Int] = []
             let error = await #expect(throws: CourierError.self) {
-                for try await event in client.eventSource(for: Scores(), reconnection: Self.quick) { ids.append(event.value.id) }
+                for try await event in client.events(for: Scores(), reconnection: Self.quick) { ids.append(event.value.id) }
             }
             #expect(ids == [1])
             #expect(error?.status == .serviceUnavailable)
@@ -106,7 +106,7 @@ import Testing
                     : .text("", contentType: "text/event-stream")
             }
             let reader = Task {
-                for try await _ in client.eventSource(for: Scores(), reconnection: EventStreamReconnection(maximumAttempts: nil)) {}
+                for try await _ in client.events(for: Scores(), reconnection: EventStreamReconnection(maximumAttempts: nil)) {}
             }
             // Once the first reconnection has happened (however slow the machine), 2 s more hold at
             // most two: after the 1 s floor, then after the backoff's 2 s. A loaded machine only waits longer.
@@ -130,7 +130,7 @@ import Testing
             }
             let reader = Task {
                 var ids: [Int] = []
-                for try await event in client.eventSource(for: Scores(), reconnection: Self.quick) { ids.append(event.value.id) }
+                for try await event in client.events(for: Scores(), reconnection: Self.quick) { ids.append(event.value.id) }
                 return ids
             }
             // Without the limit the source would reconnect for good: end it rather than hang.
@@ -159,7 +159,7 @@ import Testing
                 }
             }
             var events: [StreamedEvent<Item>] = []
-            for try await event in client.eventSource(for: Scores(), reconnection: Self.quick) { events.append(event) }
+            for try await event in client.events(for: Scores(), reconnection: Self.quick) { events.append(event) }
             #expect(events.map(\.value.id) == [1, 2])
             #expect(events.map(\.id) == ["1", "1"])
             #expect(lastEventIDs(server) == [nil, "1"])
@@ -171,7 +171,7 @@ import Testing
         try await withServer(kind) { server, client in
             server.route("GET", "/events", respond: .text(Self.event(1) + "data: nope\n\n", contentType: "text/event-stream"))
             let error = await #expect(throws: CourierError.self) {
-                for try await _ in client.eventSource(for: Scores(), reconnection: Self.quick) {}
+                for try await _ in client.events(for: Scores(), reconnection: Self.quick) {}
             }
             #expect(error?.kind == .decodingFailed)
             #expect(server.recordedRequests.count == 1)
@@ -191,7 +191,7 @@ import Testing
             let received = Level()
             let reader = Task {
                 var ids: [Int] = []
-                for try await event in client.eventSource(for: Scores(), reconnection: reconnection) {
+                for try await event in client.events(for: Scores(), reconnection: reconnection) {
                     ids.append(event.value.id)
                     received.raise(to: ids.count)
                 }
@@ -226,7 +226,7 @@ import Testing
             let received = Level()
             let reader = Task {
                 var count = 0
-                for try await _ in client.eventSource(for: Scores(), reconnection: Self.quick) {
+                for try await _ in client.events(for: Scores(), reconnection: Self.quick) {
                     count += 1
                     received.raise(to: count)
                 }
@@ -251,7 +251,7 @@ import Testing
             let ids = Locked<[Int]>([])
             let completions = Locked<[Result<Void, CourierError>]>([])
             let done = Level()
-            client.eventSource(for: Scores(), reconnection: Self.quick, queue: queue) { event in
+            client.events(for: Scores(), reconnection: Self.quick, queue: queue) { event in
                 dispatchPrecondition(condition: .onQueue(queue))
                 ids.withLock { $0.append(event.value.id) }
             } completion: { result in
@@ -280,7 +280,7 @@ import Testing
             let completions = Locked<[CourierError.Kind?]>([])
             let received = Level()
             let done = Level()
-            let handle = client.eventSource(for: Scores(), reconnection: Self.quick, queue: queue) { event in
+            let handle = client.events(for: Scores(), reconnection: Self.quick, queue: queue) { event in
                 ids.withLock { $0.append(event.value.id) }
                 received.open()
             } completion: { result in
