@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierCache", targets: ["CourierCache"]),
+        .library(name: "CourierCallbacks", targets: ["CourierCallbacks"]),
         .library(name: "CourierCombine", targets: ["CourierCombine"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .executable(name: "courier-demo", targets: ["courier-demo"]),
@@ -87,6 +88,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Completion handlers on a dispatch queue, with a handle that cancels.
+        .target(name: "CourierCallbacks", dependencies: ["Courier"], swiftSettings: strict),
         .target(
             name: "CourierCombine",
             dependencies: [
@@ -119,7 +122,8 @@ let package = Package(
         .executableTarget(
             name: "courier-demo",
             dependencies: [
-                "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierCombine", "CourierTesting", "CourierExamples",
+                "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierCallbacks", "CourierCombine", "CourierTesting",
+                "CourierExamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
@@ -133,7 +137,7 @@ let package = Package(
         .testTarget(
             name: "CourierTests",
             dependencies: [
-                "Courier", "CourierTesting", "CourierExamples", "CourierTestSupport",
+                "Courier", "CourierCallbacks", "CourierTesting", "CourierExamples", "CourierTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
@@ -144,8 +148,8 @@ let package = Package(
         .testTarget(
             name: "CourierTransportTests",
             dependencies: [
-                "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierCombine", "CourierTesting", "CourierExamples",
-                "CourierTestSupport",
+                "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierCallbacks", "CourierCombine", "CourierTesting",
+                "CourierExamples", "CourierTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),

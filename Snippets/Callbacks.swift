@@ -11,6 +11,7 @@ server.route("GET", "/feed", respond: .json(#"["hello"]"#))
 let api = server.baseURL
 // snippet.show
 import Courier
+import CourierCallbacks
 import CourierCombine
 import Foundation
 #if canImport(Combine)

@@ -1,6 +1,7 @@
 import Courier
 import CourierAsyncHTTPClient
 import CourierCache
+import CourierCallbacks
 import CourierExamples
 import CourierTesting
 import Dispatch

@@ -1,4 +1,5 @@
 import Courier
+import CourierCallbacks
 import CourierExamples
 import CourierTesting
 import Dispatch

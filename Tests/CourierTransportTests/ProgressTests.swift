@@ -1,4 +1,5 @@
 import Courier
+import CourierCallbacks
 import CourierTestSupport
 import CourierTesting
 import Dispatch

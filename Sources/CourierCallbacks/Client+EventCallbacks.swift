@@ -1,13 +1,14 @@
+import Courier
 import Dispatch
 
 extension Client {
-    /// Reads a stream's events (see ``events(for:reconnection:)``) and hands each
+    /// Reads a stream's events (see `events(for:reconnection:)`) and hands each
     /// event to `onEvent` on `queue`, then calls `completion` once there.
     ///
     /// The next event is read only once `onEvent` has returned for the one before, so a slow handler
     /// slows the stream instead of queueing events in memory. `completion` gets success when the server
     /// answers 204, or the error that ended the stream; after ``CallHandle/cancel()`` no event is handed
-    /// over and `completion` gets ``CourierError/Kind/cancelled`` at once.
+    /// over and `completion` gets `CourierError.Kind.cancelled` at once.
     /// - Returns: A handle that stops the stream.
     @discardableResult
     public func events<E: EventStreamEndpoint>(
