@@ -42,7 +42,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // The system's zlib (Linux: zlib1g-dev; Apple platforms: the SDK's), for gzip request bodies.
+        // The system's zlib (Linux: zlib1g-dev; Apple platforms: the SDK's), for gzip request bodies
+    // and, in the AsyncHTTPClient transport, compressed responses.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // A file's status (size, modification time, device, inode) in fixed-width fields, for
         // downloads' partial files and file uploads.
@@ -66,6 +67,7 @@ let package = Package(
             name: "CourierAsyncHTTPClient",
             dependencies: [
                 "Courier",
+                "CZlib",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

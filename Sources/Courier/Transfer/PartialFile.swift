@@ -26,9 +26,15 @@ final class PartialFile: Sendable {
 
     /// The name a partial file of `destination` has: `.<name>.<UUID>.download`, in its folder.
     static func isPartialName(_ name: String, of destination: URL) -> Bool {
-        let prefix = "." + destination.lastPathComponent + "."
-        guard name.hasPrefix(prefix), name.hasSuffix(".download") else { return false }
-        return UUID(uuidString: String(name.dropFirst(prefix.count).dropLast(".download".count))) != nil
+        name.hasPrefix("." + destination.lastPathComponent + ".") && isPartialName(name)
+    }
+
+    /// Whether `name` has the form of some partial file, `.<name>.<UUID>.download`.
+    static func isPartialName(_ name: String) -> Bool {
+        guard name.hasPrefix("."), name.hasSuffix(".download") else { return false }
+        let stem = name.dropLast(".download".count)
+        guard let dot = stem.lastIndex(of: "."), dot > stem.startIndex else { return false }
+        return UUID(uuidString: String(stem[stem.index(after: dot)...])) != nil
     }
 
     /// Creates a new, empty partial file for `destination`.

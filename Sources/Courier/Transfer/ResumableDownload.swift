@@ -10,13 +10,13 @@ import Foundation
 /// ``CourierError/resumableDownload``; call ``discard()`` when the app gives up on it.
 public struct ResumableDownload: Sendable, Hashable, Codable {
     /// The partial file, in the destination's folder.
-    public var partialFile: URL
+    package private(set) var partialFile: URL
     /// The strong `ETag`, or else the `Last-Modified` date, of the response the bytes came from.
-    public var validator: String
+    package private(set) var validator: String
     /// How many bytes the partial file held when the download stopped.
-    public var completedBytes: Int64
+    public private(set) var completedBytes: Int64
     /// The whole size, when the server announced it.
-    public var totalBytes: Int64?
+    public private(set) var totalBytes: Int64?
 
     /// Creates the state of a cut download.
     package init(partialFile: URL, validator: String, completedBytes: Int64, totalBytes: Int64?) {
@@ -30,8 +30,7 @@ public struct ResumableDownload: Sendable, Hashable, Codable {
     /// anything but a partial download file (`.<name>.<UUID>.download`, a regular file, not a link)
     /// deletes nothing.
     public func discard() {
-        let name = partialFile.lastPathComponent
-        guard partialFile.isFileURL, name.hasPrefix("."), name.hasSuffix(".download"),
+        guard partialFile.isFileURL, PartialFile.isPartialName(partialFile.lastPathComponent),
               let values = try? partialFile.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey]),
               values.isRegularFile == true, values.isSymbolicLink != true
         else { return }

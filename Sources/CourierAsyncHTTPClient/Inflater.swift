@@ -1,14 +1,15 @@
 import CZlib
+import Courier
 import Foundation
 import OpenAPIRuntime
 
 /// Decodes a gzip or deflate response body as it is read, through the system's zlib, in pieces of
 /// at most 64 KiB, within a ratio limit: a decompression bomb fails with `bodyTooLarge` after a
 /// few MB, corrupt or truncated bytes with `invalidResponse`.
-package enum ContentDecoding {
+enum ContentDecoding {
     /// The codings decoded: `gzip` (and its old name `x-gzip`) and `deflate`; nil for any other
     /// value (several codings, `br`, `identity`), whose body passes as it is.
-    package static func coding(of contentEncoding: String?) -> Inflater.Format? {
+    static func coding(of contentEncoding: String?) -> Inflater.Format? {
         switch contentEncoding?.trimmingCharacters(in: .whitespaces).lowercased() {
         case "gzip", "x-gzip": .gzip
         case "deflate": .deflate
@@ -17,7 +18,7 @@ package enum ContentDecoding {
     }
 
     /// `body` decoded from `format`, at most `ratioLimit` times its compressed size (past the first MiB).
-    package static func decoded(_ body: HTTPBody, format: Inflater.Format, ratioLimit: Int) -> HTTPBody {
+    static func decoded(_ body: HTTPBody, format: Inflater.Format, ratioLimit: Int) -> HTTPBody {
         HTTPBody(Chunks(source: body, format: format, ratioLimit: ratioLimit), length: .unknown, iterationBehavior: body.iterationBehavior)
     }
 
@@ -57,9 +58,9 @@ package enum ContentDecoding {
 }
 
 /// One zlib inflate stream over the input fed to it; ended when released.
-package final class Inflater {
+final class Inflater {
     /// The compressed formats of HTTP's content codings.
-    package enum Format: Sendable {
+    enum Format: Sendable {
         /// RFC 1952; several members in a row are one body.
         case gzip
         /// RFC 9110's `deflate`: the zlib format (RFC 1950), or the raw deflate data some servers send instead.
@@ -81,7 +82,7 @@ package final class Inflater {
     private var compressedBytes = 0
     private var decodedBytes = 0
 
-    package init(format: Format, ratioLimit: Int) throws(CourierError) {
+    init(format: Format, ratioLimit: Int) throws(CourierError) {
         self.format = format
         self.ratioLimit = ratioLimit
         stream = .allocate(capacity: 1)
@@ -101,13 +102,13 @@ package final class Inflater {
     }
 
     /// Whether every byte fed so far ended a complete stream.
-    package var isComplete: Bool { memberEnded && offset == input.count }
+    var isComplete: Bool { memberEnded && offset == input.count }
 
     /// Whether nothing was fed yet.
-    package var isEmpty: Bool { compressedBytes == 0 }
+    var isEmpty: Bool { compressedBytes == 0 }
 
     /// Adds compressed bytes.
-    package func feed(_ chunk: some Collection<UInt8>) {
+    func feed(_ chunk: some Collection<UInt8>) {
         if offset == input.count {
             input = Array(chunk)
             offset = 0
@@ -120,7 +121,7 @@ package final class Inflater {
     }
 
     /// Decodes what it can of the bytes fed, at most ``outputPiece`` bytes; empty when it needs more input.
-    package func inflate() throws(CourierError) -> [UInt8] {
+    func inflate() throws(CourierError) -> [UInt8] {
         if memberEnded {
             guard offset < input.count else { return [] }
             // Only gzip may go on after its end: another member.
