@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 
 /// An endpoint whose response is a stream of events, each decoded into ``Event`` as it arrives:
-/// server-sent events or JSON Lines. Read it with ``Client/events(for:)``.
+/// server-sent events or JSON Lines. Read it with ``Client/events(for:reconnection:)``.
 ///
 /// ```swift
 /// struct LiveScores: EventStreamEndpoint {
