@@ -1,0 +1,47 @@
+import Courier
+
+// What an app does with its cache beside calls: wait for writes, read statistics, clear.
+extension HTTPCache {
+    /// Returns once the responses accepted for storing so far are written (each call stores its
+    /// response after it has returned; later lookups wait for it on their own).
+    public func flush() async {
+        await coordination.writes.waitForAll()
+    }
+
+    /// Hits and misses counted by this cache's storage, and what it holds, once the responses
+    /// accepted so far are written.
+    public func statistics() async throws -> CacheStatistics {
+        await coordination.writes.waitForAll()
+        return try await storage.currentStatistics()
+    }
+
+    /// Removes every stored response; the removed bytes leave the file too.
+    public func clear() async throws {
+        await coordination.writes.waitForAll()
+        _ = try await storage.removeAll(.everything)
+    }
+
+    /// Removes the stored responses of one user identity (as given to `Credentials`); the removed
+    /// bytes leave the file too.
+    public func clear(identity: String) async throws {
+        await coordination.writes.waitForAll()
+        _ = try await storage.removeAll(.partition(Self.partition(ofUser: identity)))
+    }
+
+    /// Removes the stored responses of one endpoint, for every user.
+    public func remove(_ endpoint: some Endpoint, in client: Client) async throws {
+        let url = client.baseURL.absoluteString(appendingRequestPath: try client.requestPath(for: endpoint))
+        let ignored = ignoredQueryItems.union(endpoint.cachePolicy?.ignoredQueryItems ?? [])
+        guard let key = keyURL(url, ignoring: ignored) else { return }
+        await coordination.writes.waitForAll()
+        _ = try await storage.removeAll(.url(key, partition: nil))
+    }
+
+    /// Clears a user's partition whenever that user signs out of `credentials`.
+    public func clearPartition(onSignOutOf credentials: CredentialStore) {
+        credentials.onSignOut { identity in
+            guard let identity else { return }
+            Task { try? await self.clear(identity: identity) }
+        }
+    }
+}
