@@ -13,7 +13,7 @@ import Testing
     }
 
     private static let quick = EventStreamReconnection(
-        initialDelay: .milliseconds(1), minimumDelay: .milliseconds(1), maximumDelay: .milliseconds(5), maximumAttempts: 3
+        initialDelay: .milliseconds(1), minimumDelay: .milliseconds(1), maximumDelay: .milliseconds(5), maximumFailures: 3
     )
 
     private static func event(_ id: Int) -> String {
@@ -107,7 +107,7 @@ import Testing
                     : .text("", contentType: "text/event-stream")
             }
             let reader = Task {
-                for try await _ in client.events(for: Scores(), reconnection: EventStreamReconnection(maximumAttempts: nil)) {}
+                for try await _ in client.events(for: Scores(), reconnection: EventStreamReconnection(maximumFailures: nil)) {}
             }
             // Once the first reconnection has happened (however slow the machine), 2 s more hold at
             // most two: after the 1 s floor, then after the backoff's 2 s. A loaded machine only waits longer.
@@ -188,7 +188,7 @@ import Testing
                 request.header("Last-Event-ID") == nil ? .text("retry: 4000\n" + Self.event(1), contentType: "text/event-stream") : .status(204)
             }
             let clock = ManualClock()
-            let reconnection = EventStreamReconnection(initialDelay: .milliseconds(1), maximumDelay: .seconds(60), maximumAttempts: 3, clock: clock)
+            let reconnection = EventStreamReconnection(initialDelay: .milliseconds(1), maximumDelay: .seconds(60), maximumFailures: 3, clock: clock)
             let received = Level()
             let reader = Task {
                 var ids: [Int] = []

@@ -12,7 +12,7 @@
 /// - with ``EventStreamReconnection/none``, when the one connection ends (normally) or fails;
 /// - on an error status that is not retryable, an event that does not decode, or an event too large
 ///   (the stream fails with that ``CourierError``, with the server's message and the call's evidence);
-/// - after too many failed connections in a row (``EventStreamReconnection/maximumAttempts``);
+/// - after too many failed connections in a row (``EventStreamReconnection/maximumFailures``);
 /// - when the task that iterates it is cancelled (``CourierError/Kind/cancelled``).
 public struct EventStream<E: EventStreamEndpoint>: AsyncSequence, Sendable {
     /// An event with its decoded value.
@@ -116,7 +116,7 @@ public struct EventStream<E: EventStreamEndpoint>: AsyncSequence, Sendable {
         /// Counts a failed connection; the last one allowed ends the stream with its error.
         private mutating func noteFailure(_ error: CourierError) throws(CourierError) {
             failures += 1
-            if let maximum = source.reconnection.maximumAttempts, failures >= maximum {
+            if let maximum = source.reconnection.maximumFailures, failures >= maximum {
                 var error = error
                 error.detail += " (gave up after \(failures) failed connections in a row)"
                 throw finish(error)

@@ -5,7 +5,7 @@
 /// never less than ``minimumDelay`` (so a `retry: 0` can't make the client reconnect in a loop);
 /// each further failure without an event in between doubles the wait, up to ``maximumDelay``.
 /// A connection that ends without delivering an event is such a failure. After
-/// ``maximumAttempts`` failures in a row the last error ends the stream.
+/// ``maximumFailures`` failures in a row the last error ends the stream.
 public struct EventStreamReconnection: Sendable {
     /// The wait before reconnecting when the server sent no `retry` field.
     public var initialDelay: Duration
@@ -14,7 +14,7 @@ public struct EventStreamReconnection: Sendable {
     /// The longest wait between two attempts.
     public var maximumDelay: Duration
     /// How many connections in a row may fail without an event before the stream fails; nil for no limit.
-    public var maximumAttempts: Int?
+    public var maximumFailures: Int?
     /// The statuses that are worth connecting again for; any other error status ends the stream.
     public var retryableStatuses: Set<Int>
     /// What the waits are measured on: a `ManualClock` in tests.
@@ -25,7 +25,7 @@ public struct EventStreamReconnection: Sendable {
     /// One connection and no reconnecting: the stream ends when the body ends, and fails with the
     /// first error.
     public static var none: EventStreamReconnection {
-        var once = EventStreamReconnection(maximumAttempts: 1)
+        var once = EventStreamReconnection(maximumFailures: 1)
         once.reconnects = false
         return once
     }
@@ -35,21 +35,21 @@ public struct EventStreamReconnection: Sendable {
     ///   - initialDelay: The wait when the server sent no `retry` field; 3 s, as browsers wait.
     ///   - minimumDelay: The shortest wait between two connections; 1 s (a test may lower it).
     ///   - maximumDelay: The longest wait between two attempts.
-    ///   - maximumAttempts: How many failed connections in a row end the stream; nil for no limit.
+    ///   - maximumFailures: How many failed connections in a row end the stream; nil for no limit.
     ///   - retryableStatuses: The error statuses worth connecting again for.
     ///   - clock: The clock the waits are measured on.
     public init(
         initialDelay: Duration = .seconds(3),
         minimumDelay: Duration = .seconds(1),
         maximumDelay: Duration = .seconds(60),
-        maximumAttempts: Int? = 10,
+        maximumFailures: Int? = 10,
         retryableStatuses: Set<Int> = RetryPolicy.temporaryStatuses,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.initialDelay = initialDelay
         self.minimumDelay = minimumDelay
         self.maximumDelay = maximumDelay
-        self.maximumAttempts = maximumAttempts
+        self.maximumFailures = maximumFailures
         self.retryableStatuses = retryableStatuses
         self.clock = clock
     }
