@@ -28,14 +28,23 @@ private struct CountedChunks: AsyncSequence, Sendable {
         let reporter: ProgressReporter
         let total: Int64?
         var sent: Int64 = 0
+        var finished = false
 
         mutating func next() async throws -> ArraySlice<UInt8>? {
             guard let chunk = try await chunks.next() else {
-                reporter.finish(TransferProgress(completedBytes: sent, totalBytes: total ?? sent))
+                if !finished { reporter.finish(TransferProgress(completedBytes: sent, totalBytes: total ?? sent)) }
+                finished = true
                 return nil
             }
             sent += Int64(chunk.count)
-            reporter.update(TransferProgress(completedBytes: sent, totalBytes: total))
+            if let total, sent >= total {
+                // The last byte of a body of known length: a transport that knows the length may
+                // never ask for the end, so this is the final report.
+                reporter.finish(TransferProgress(completedBytes: sent, totalBytes: total))
+                finished = true
+            } else {
+                reporter.update(TransferProgress(completedBytes: sent, totalBytes: total))
+            }
             return chunk
         }
     }
