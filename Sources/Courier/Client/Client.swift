@@ -24,12 +24,14 @@ public struct Client: Sendable {
     /// The URL every endpoint path is relative to.
     public var baseURL: URL
     /// What sends requests over the network.
-    public var transport: any ClientTransport
+    public var transport: any ClientTransport {
+        didSet { chain = foldChain() }
+    }
     /// The middleware chain, outermost first.
     public var middlewares: [any ClientMiddleware] {
         didSet {
             credentials = Self.credentialProvider(in: middlewares)
-            chain = Self.links(middlewares, configuration, coalescing)
+            chain = foldChain()
         }
     }
     /// The provider of the chain's ``CredentialsMiddleware``: who a call is made for is read from it
@@ -37,12 +39,12 @@ public struct Client: Sendable {
     var credentials: (any CredentialProvider)?
     /// Headers, query items, coders, limits, timeout and policies.
     public var configuration: Configuration {
-        didSet { chain = Self.links(middlewares, configuration, coalescing) }
+        didSet { chain = foldChain() }
     }
     /// Shares identical GETs in flight, first in the chain; copies of this client share its table.
     let coalescing = CoalescingMiddleware()
-    /// Every link a call runs through, outermost first (see ``ChainLink``).
-    var chain: [ChainLink] = []
+    /// The steps a call runs through, folded into one function (see ``CallChain``).
+    var chain: CallChain
     /// Work the chain runs after its caller has an answer (the cache's background revalidation),
     /// shared by copies; nil in the copy whose chain runs it, so the work never keeps its own
     /// client alive.
@@ -67,7 +69,12 @@ public struct Client: Sendable {
         var configuration = Configuration()
         configure(&configuration)
         self.configuration = configuration
-        self.chain = Self.links(middlewares, configuration, coalescing)
+        self.chain = CallChain(
+            middlewares, configuration, coalescing: coalescing, end: ChainEnd(transport: transport, configuration: configuration))
+    }
+
+    private func foldChain() -> CallChain {
+        CallChain(middlewares, configuration, coalescing: coalescing, end: ChainEnd(transport: transport, configuration: configuration))
     }
 
     private static func credentialProvider(in middlewares: [any ClientMiddleware]) -> (any CredentialProvider)? {

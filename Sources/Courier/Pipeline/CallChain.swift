@@ -1,0 +1,139 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// A client's chain folded once, when the client is made or its middlewares, configuration or
+/// transport change, into one function: the client's own steps (redirects, coalescing), then the
+/// app's middlewares, then the end that sends each attempt through the transport. A call runs it;
+/// no step is looked up or wrapped per call.
+struct CallChain: Sendable {
+    /// A step's view of the rest of the chain, and the chain itself.
+    typealias Next = @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+
+    /// The folded chain, outermost step first.
+    let run: Next
+
+    /// Folds `middlewares` (behind the client's own steps) around `end`. An app's plain
+    /// `ClientMiddleware` is adapted here, once.
+    init(_ middlewares: [any ClientMiddleware], _ configuration: Client.Configuration, coalescing: CoalescingMiddleware, end: ChainEnd) {
+        var steps: [any ClientMiddleware] = []
+        steps.reserveCapacity(middlewares.count + 2)
+        if configuration.maximumRedirects > 0 {
+            // First: each redirect hop runs the rest of the chain.
+            steps.append(RedirectMiddleware(
+                maximumRedirects: configuration.maximumRedirects, redaction: configuration.redaction,
+                allowsInsecureRedirects: configuration.allowsInsecureRedirects))
+        }
+        if configuration.coalescesIdenticalRequests { steps.append(coalescing) }
+        steps.append(contentsOf: middlewares)
+        var next: Next = { request, body, baseURL, context in try await end.answer(request, body: body, baseURL: baseURL, context: context) }
+        for step in steps.reversed() {
+            let inner = next
+            if let step = step as? any CourierMiddleware {
+                next = { request, body, baseURL, context in
+                    try await step.intercept(request, body: body, baseURL: baseURL, context: context, next: inner)
+                }
+            } else {
+                next = { request, body, baseURL, context in
+                    try await Self.foreign(step, request, body: body, baseURL: baseURL, context: context, next: inner)
+                }
+            }
+        }
+        run = next
+    }
+
+    /// An app's own `ClientMiddleware` as a step: it reads the context as ``RequestContext/current``
+    /// and its report, and the answer of the steps below comes back beside the response it returns
+    /// (held for this call only, since `next` returns a bare response).
+    private static func foreign(
+        _ step: any ClientMiddleware, _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext, next: @escaping Next
+    ) async throws -> Answer {
+        let below = Locked<Answer?>(nil)
+        let (response, responseBody) = try await RequestContext.$current.withValue(context) {
+            try await step.intercept(request, body: body, baseURL: baseURL, operationID: context.endpoint) { request, body, baseURL in
+                var answer = try await next(request, body, baseURL, RequestContext.current ?? context)
+                below.withLock { earlier in
+                    answer.attempts += earlier?.attempts ?? 0
+                    earlier = answer
+                }
+                context.report.record(answer)
+                return (answer.response, answer.body)
+            }
+        }
+        var answer = below.withLock { $0 } ?? Answer(response: response, body: responseBody)
+        (answer.response, answer.body) = (response, responseBody)
+        return answer
+    }
+}
+
+/// The end of a client's chain: what happens to a request no step answered.
+struct ChainEnd: Sendable {
+    let transport: any ClientTransport
+    /// The client's timeout, for a transport outside a Courier client's attempt.
+    let timeout: Duration
+    /// The client's body limit, within which the body of a plain `ClientTransport` is read.
+    let maximumBodySize: Int
+    let redaction: Redaction
+
+    init(transport: any ClientTransport, configuration: Client.Configuration) {
+        self.transport = transport
+        timeout = configuration.timeout
+        maximumBodySize = configuration.maximumBodySize
+        redaction = configuration.redaction
+    }
+
+    /// A GET that may use only the cache fails as a miss; any other request leaves without the
+    /// secrets that must not leave the call's origin, and goes through the transport.
+    func answer(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext) async throws -> Answer {
+        if context.cachePolicy.mode == .cacheOnly, request.method == .get {
+            return Answer(response: HTTPResponse(status: .gatewayTimeout), body: HTTPBody())
+        }
+        let request = withoutSecrets(request, ifLeaving: baseURL, context: context)
+        // Credentials an app's own middleware added behind the cache keep the response out of the shared partition.
+        context.anonymousClaim?.note(request, redaction: redaction)
+        do {
+            let (response, responseBody) = if let download = context.download {
+                try await download.attempt(request) { request in try await send(request, body: body, baseURL: baseURL, context: context) }
+            } else {
+                try await send(request, body: body, baseURL: baseURL, context: context)
+            }
+            return Answer(response: response, body: responseBody, source: .network, attempts: 1)
+        } catch {
+            // The request as sent: a middleware may have changed it.
+            var failure = CourierError.from(transportError: error)
+            failure.request = RequestSummary(method: request.method, baseURL: baseURL, path: request.path, redaction: redaction)
+            throw failure
+        }
+    }
+
+    /// The request without its credential and secret fields when it goes to another origin than the
+    /// call's (a redirect hop, or any hop after one that left), whichever middleware added them.
+    private func withoutSecrets(_ request: HTTPRequest, ifLeaving hopBaseURL: URL, context: RequestContext) -> HTTPRequest {
+        let origin = context.origin ?? hopBaseURL
+        let leaves = context.isCrossOriginHop
+            || hopBaseURL != origin && Origin(hopBaseURL).map { $0 != Origin(origin) } ?? true
+        guard leaves else { return request }
+        var request = request
+        request.headerFields = request.headerFields.filter { !redaction.isCredential(header: $0.name) }
+        return request
+    }
+
+    /// The transport's answer to one request. A ``CourierTransport`` is handed the attempt and
+    /// bounds it itself, its body streaming on; any other transport (which may read the context as
+    /// ``RequestContext/current``) is bounded here, its body read within the timeout.
+    private func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+        if let transport = transport as? any CourierTransport {
+            let attempt = TransportAttempt(context, fallbackTimeout: timeout)
+            return try await transport.send(request, body: body, baseURL: baseURL, attempt: attempt)
+        }
+        let (transport, limit) = (transport, maximumBodySize)
+        let deadline = Deadline(timeout: context.timeout)
+        let (head, data) = try await RequestContext.$current.withValue(context) {
+            try await deadline.bound {
+                let (head, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: context.endpoint)
+                return (head, try await collectAnswer(responseBody, of: head, limit: limit))
+            }
+        }
+        return (head, HTTPBody(data))
+    }
+}
