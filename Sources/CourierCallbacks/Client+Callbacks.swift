@@ -22,7 +22,7 @@ extension Client {
         queue: DispatchQueue = Client.defaultCompletionQueue,
         completion: @escaping @Sendable (Result<E.Response, CourierError>) -> Void
     ) -> CallHandle {
-        deliver(endpoint.operationName, on: queue, to: completion) { () throws(CourierError) in
+        deliver(endpoint.operationName, on: queue, to: completion) { _ throws(CourierError) in
             try await self.send(endpoint, cachePolicy: cachePolicy)
         }
     }
@@ -41,7 +41,7 @@ extension Client {
         completion: @escaping @Sendable (Result<URL, CourierError>) -> Void
     ) -> CallHandle {
         let report = progress.map { progress in { @Sendable (value: TransferProgress) in queue.async { progress(value) } } }
-        return deliver(endpoint.operationName, on: queue, to: completion) { () throws(CourierError) in
+        return deliver(endpoint.operationName, on: queue, to: completion) { _ throws(CourierError) in
             try await self.download(endpoint, to: destination, resumingFrom: resume, cachePolicy: cachePolicy, progress: report).value
         }
     }
@@ -55,31 +55,33 @@ extension Client {
         progress: @escaping @Sendable (TransferProgress) -> Void,
         completion: @escaping @Sendable (Result<E.Response, CourierError>) -> Void
     ) -> CallHandle {
-        deliver(endpoint.operationName, on: queue, to: completion) { () throws(CourierError) in
+        deliver(endpoint.operationName, on: queue, to: completion) { _ throws(CourierError) in
             try await self.upload(endpoint) { value in queue.async { progress(value) } }.value
         }
     }
 
     /// Runs `work` in a task and calls `completion` once on `queue`: with its result, or with
-    /// `cancelled` at once when the handle is cancelled first.
-    private func deliver<Value: Sendable>(
+    /// `cancelled` (saying `cancelledDetail`) at once when the handle is cancelled first. `work`
+    /// gets the handle, to stop handing over what it reads once the caller cancelled.
+    func deliver<Value: Sendable>(
         _ operationName: String,
         on queue: DispatchQueue,
         to completion: @escaping @Sendable (Result<Value, CourierError>) -> Void,
-        _ work: @escaping @Sendable () async throws(CourierError) -> Value
+        cancelledDetail: String = "The call was cancelled",
+        _ work: @escaping @Sendable (CallHandle) async throws(CourierError) -> Value
     ) -> CallHandle {
         let handle = CallHandle()
         let task = Task {
             let result: Result<Value, CourierError>
             do throws(CourierError) {
-                result = .success(try await work())
+                result = .success(try await work(handle))
             } catch {
                 result = .failure(error)
             }
             if handle.claimDelivery() { queue.async { completion(result) } }
         }
         handle.attach(task) {
-            var cancelled = CourierError(.cancelled, detail: "The call was cancelled")
+            var cancelled = CourierError(.cancelled, detail: cancelledDetail)
             cancelled.endpoint = operationName
             let error = cancelled
             queue.async { completion(.failure(error)) }

@@ -18,32 +18,17 @@ extension Client {
         onEvent: @escaping @Sendable (StreamedEvent<E.Event>) -> Void,
         completion: @escaping @Sendable (Result<Void, CourierError>) -> Void
     ) -> CallHandle {
-        let handle = CallHandle()
         let source = events(for: endpoint, reconnection: reconnection)
-        let task = Task {
-            let result: Result<Void, CourierError>
-            do throws(CourierError) {
-                for try await event in source {
-                    await withCheckedContinuation { (delivered: CheckedContinuation<Void, Never>) in
-                        queue.async {
-                            if !handle.isFinished { onEvent(event) }
-                            delivered.resume()
-                        }
+        let cancelled = "The event stream was cancelled"
+        return deliver(endpoint.operationName, on: queue, to: completion, cancelledDetail: cancelled) { handle throws(CourierError) in
+            for try await event in source {
+                await withCheckedContinuation { (delivered: CheckedContinuation<Void, Never>) in
+                    queue.async {
+                        if !handle.isFinished { onEvent(event) }
+                        delivered.resume()
                     }
                 }
-                result = .success(())
-            } catch {
-                result = .failure(error)
             }
-            if handle.claimDelivery() { queue.async { completion(result) } }
         }
-        let operationName = endpoint.operationName
-        handle.attach(task) {
-            var cancelled = CourierError(.cancelled, detail: "The event stream was cancelled")
-            cancelled.endpoint = operationName
-            let error = cancelled
-            queue.async { completion(.failure(error)) }
-        }
-        return handle
     }
 }

@@ -7,8 +7,9 @@ extension JSON {
         switch value {
         case let json as JSON: self = json
         case let text as String: self = .string(text)
-        case let number as Int: self = .integer(number)
+        // Bool before the numbers, so no bridging can read `true` as 1.
         case let flag as Bool: self = .bool(flag)
+        case let number as Int: self = .integer(number)
         case let number as Double: self = .number(number)
         case let date as Date: self = .string(date.formatted(.iso8601))
         case let uuid as UUID: self = .string(uuid.uuidString)
