@@ -25,13 +25,13 @@ public struct Client: Sendable {
     public var baseURL: URL
     /// What sends requests over the network.
     public var transport: any ClientTransport {
-        didSet { chain = foldChain() }
+        didSet { chain = Self.fold(middlewares, configuration, transport, coalescing) }
     }
     /// The middleware chain, outermost first.
     public var middlewares: [any ClientMiddleware] {
         didSet {
             credentials = Self.credentialProvider(in: middlewares)
-            chain = foldChain()
+            chain = Self.fold(middlewares, configuration, transport, coalescing)
         }
     }
     /// The provider of the chain's ``CredentialsMiddleware``: who a call is made for is read from it
@@ -39,7 +39,7 @@ public struct Client: Sendable {
     var credentials: (any CredentialProvider)?
     /// Headers, query items, coders, limits, timeout and policies.
     public var configuration: Configuration {
-        didSet { chain = foldChain() }
+        didSet { chain = Self.fold(middlewares, configuration, transport, coalescing) }
     }
     /// Shares identical GETs in flight, first in the chain; copies of this client share its table.
     let coalescing = CoalescingMiddleware()
@@ -69,11 +69,14 @@ public struct Client: Sendable {
         var configuration = Configuration()
         configure(&configuration)
         self.configuration = configuration
-        self.chain = CallChain(
-            middlewares, configuration, coalescing: coalescing, end: ChainEnd(transport: transport, configuration: configuration))
+        self.chain = Self.fold(middlewares, configuration, transport, coalescing)
     }
 
-    private func foldChain() -> CallChain {
+    /// The chain of a client with these parts (see ``CallChain``).
+    private static func fold(
+        _ middlewares: [any ClientMiddleware], _ configuration: Configuration, _ transport: any ClientTransport,
+        _ coalescing: CoalescingMiddleware
+    ) -> CallChain {
         CallChain(middlewares, configuration, coalescing: coalescing, end: ChainEnd(transport: transport, configuration: configuration))
     }
 
