@@ -57,6 +57,12 @@ public struct Redaction: Sendable, Hashable {
 
     /// The URL or path with the values of secret query items replaced.
     public func redact(url: String) -> String {
+        replacingSecretQueryValues(in: url) { _ in "REDACTED" }
+    }
+
+    /// The URL or path with the value of each secret query item replaced by `replacement(value)`
+    /// (the value as it stands in the URL); the URL itself when it has none.
+    package func replacingSecretQueryValues(in url: String, with replacement: (Substring) -> String) -> String {
         // Looked for in UTF-8: a `Character` scan of every call's URL costs more than the rest.
         guard !queryNames.isEmpty, let questionMark = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return url }
         let query = url[url.index(after: questionMark)...]
@@ -71,7 +77,9 @@ public struct Redaction: Sendable, Hashable {
         guard hasSecret else { return url }
         let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
             let name = item.prefix { $0 != "=" }
-            return isSecretQueryName(name) ? "\(name)=REDACTED" : String(item)
+            guard isSecretQueryName(name) else { return String(item) }
+            let value = item.dropFirst(name.count + 1)
+            return "\(name)=\(replacement(value))"
         }
         return url[..<questionMark] + "?" + items.joined(separator: "&")
     }

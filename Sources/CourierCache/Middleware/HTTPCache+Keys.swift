@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 extension HTTPCache {
@@ -23,8 +24,19 @@ extension HTTPCache {
     ]
 
     /// The URL a request is stored under: normalized, without the query items named in `ignored`
-    /// (a query left empty goes too); nil when it is not an http(s) URL.
-    func keyURL(_ url: String, ignoring ignored: Set<String>) -> String? {
+    /// (a query left empty goes too), the values of secret query items as their keyed hashes (see
+    /// ``redaction``); nil when it is not an http(s) URL.
+    func keyURL(_ url: String, ignoring ignored: Set<String>, secrets: SecretValues) -> String? {
+        normalizedURL(url, ignoring: ignored).map(secrets.keyURL)
+    }
+
+    /// The secret values of a call with `described` context as this cache keeps them: hashed with
+    /// the storage's key, named by this cache's list and the client's.
+    func secrets(for described: RequestContext?) -> SecretValues {
+        SecretValues(hmac: storage.secrets, redaction: described.map { redaction.merging($0.redaction) } ?? redaction)
+    }
+
+    private func normalizedURL(_ url: String, ignoring ignored: Set<String>) -> String? {
         guard !ignored.isEmpty, url.contains("?"), var components = URLComponents(string: url),
               let items = components.percentEncodedQueryItems
         else { return CacheKey.normalizedURL(string: url) }

@@ -40,9 +40,10 @@ public struct HTTPCache: CourierMiddleware {
     public var defaultPolicy: CachePolicy
     /// Tells who is signed in where the call's context can't (generated clients).
     public var credentials: (any CredentialProvider)?
-    /// The secret list for requests without a Courier request context (generated clients); a
-    /// `Client`'s calls use the client's. A request that carries one of its header fields is kept
-    /// in a partition of its own, and the values `Vary` selects from them are stored as keyed hashes.
+    /// The secret list; a `Client`'s calls use it together with the client's. A request that
+    /// carries one of its header fields is kept in a partition of its own, and the values `Vary`
+    /// selects from them are stored as keyed hashes; so are the values of its query items in the
+    /// stored URL (`token=hmac:…`), which ``remove(url:in:)`` finds by this list.
     public var redaction = Redaction()
     /// Query items left out of every cache key, with those of a call's policy
     /// (`CachePolicy.ignoringQueryItems(_:)`): none by default. See ``presignedURLQueryItems``
@@ -102,7 +103,8 @@ public struct HTTPCache: CourierMiddleware {
         let described = context.described
         let policy = described?.cachePolicy ?? defaultPolicy
         let requestURL = baseURL.absoluteString(appendingRequestPath: request.path ?? "/")
-        guard let url = keyURL(requestURL, ignoring: ignoredQueryItems.union(policy.ignoredQueryItems)) else {
+        let secrets = secrets(for: described)
+        guard let url = keyURL(requestURL, ignoring: ignoredQueryItems.union(policy.ignoredQueryItems), secrets: secrets) else {
             return try await next(request, body, baseURL, context)
         }
         if request.method == .get, policy.mode == .withoutCache || policy.mode == .useCacheAndRequestWithoutRecache {
@@ -114,7 +116,7 @@ public struct HTTPCache: CourierMiddleware {
             return try await next(request, body, baseURL, context)
         }
         var rules = self.rules
-        rules.secrets = SecretValues(hmac: storage.secrets, redaction: described?.redaction ?? redaction)
+        rules.secrets = secrets
         let partition = await partition(of: request, described, claimed: context.anonymousClaim, secrets: rules.secrets)
         var exchange = CacheExchange(
             cache: self, request: request, rules: rules, key: CacheKey(method: "GET", normalizedURL: url, partition: partition.name),

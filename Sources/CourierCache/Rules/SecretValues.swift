@@ -1,8 +1,9 @@
 import Courier
 import HTTPTypes
 
-/// How a cache keeps the values of a request's credential fields (see `Redaction`): as keyed hashes,
-/// never in clear. Equal values still select the same stored response and the same partition.
+/// How a cache keeps the values of a request's credential fields and secret query items (see
+/// `Redaction`): as keyed hashes, never in clear. Equal values still select the same stored
+/// response, the same key and the same partition.
 package struct SecretValues: Sendable, Hashable {
     let hmac: HMAC
     let redaction: Redaction
@@ -22,5 +23,10 @@ package struct SecretValues: Sendable, Hashable {
     package func partition(of fields: HTTPFields) -> String? {
         let values = redaction.credentialValues(in: fields)
         return values.isEmpty ? nil : "h:" + hmac.hex(values.joined(separator: "\n"))
+    }
+
+    /// A key's URL with the value of each secret query item as its keyed hash (`hmac:` and the hex).
+    package func keyURL(_ url: String) -> String {
+        redaction.replacingSecretQueryValues(in: url) { "hmac:" + hmac.hex(String($0)) }
     }
 }

@@ -66,11 +66,28 @@ import Testing
     }
 
     @Test func keyURLsDropOnlyTheNamedItems() {
+        var cache = HTTPCache(storage: InMemoryCacheStorage(maximumSize: 1))
+        cache.redaction.queryNames = []
+        func key(_ url: String, ignoring ignored: Set<String>) -> String? {
+            cache.keyURL(url, ignoring: ignored, secrets: cache.secrets(for: nil))
+        }
+        #expect(key("https://a.example/x?Signature=1", ignoring: ["Signature"]) == "https://a.example/x")
+        #expect(key("https://a.example/x?a=1&Signature=1&b=2", ignoring: ["Signature"]) == "https://a.example/x?a=1&b=2")
+        #expect(key("https://a.example/x?signature=1", ignoring: ["Signature"]) == "https://a.example/x?signature=1")
+        #expect(key("HTTPS://A.example:443/x?a=1", ignoring: []) == "https://a.example/x?a=1")
+        #expect(key("http://a b/x?Signature=1", ignoring: ["Signature"]) == nil)
+    }
+
+    @Test func keyURLsKeepSecretQueryValuesAsKeyedHashes() throws {
         let cache = HTTPCache(storage: InMemoryCacheStorage(maximumSize: 1))
-        #expect(cache.keyURL("https://a.example/x?Signature=1", ignoring: ["Signature"]) == "https://a.example/x")
-        #expect(cache.keyURL("https://a.example/x?a=1&Signature=1&b=2", ignoring: ["Signature"]) == "https://a.example/x?a=1&b=2")
-        #expect(cache.keyURL("https://a.example/x?signature=1", ignoring: ["Signature"]) == "https://a.example/x?signature=1")
-        #expect(cache.keyURL("HTTPS://A.example:443/x?a=1", ignoring: []) == "https://a.example/x?a=1")
-        #expect(cache.keyURL("http://a b/x?Signature=1", ignoring: ["Signature"]) == nil)
+        let secrets = cache.secrets(for: nil)
+        let first = try #require(cache.keyURL("https://a.example/x?page=2&token=s3cret&b", ignoring: [], secrets: secrets))
+        #expect(!first.contains("s3cret"))
+        #expect(first.hasPrefix("https://a.example/x?page=2&token=hmac:") && first.hasSuffix("&b"))
+        #expect(cache.keyURL("https://a.example/x?page=2&token=s3cret&b", ignoring: [], secrets: secrets) == first, "one token, one key")
+        #expect(cache.keyURL("https://a.example/x?page=2&token=other&b", ignoring: [], secrets: secrets) != first)
+        let another = HTTPCache(storage: InMemoryCacheStorage(maximumSize: 1))
+        #expect(another.keyURL("https://a.example/x?page=2&token=s3cret&b", ignoring: [], secrets: another.secrets(for: nil)) != first,
+                "the hash is keyed by the storage")
     }
 }

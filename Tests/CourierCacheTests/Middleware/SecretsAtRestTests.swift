@@ -138,6 +138,43 @@ import Testing
         await reopenedStore.close()
     }
 
+    /// A token in the query (`?access_token=`) is part of the key, so each token has its own
+    /// entry, but the file holds only its keyed hash; a name only the client's list has counts too.
+    @Test(arguments: Transport.allCases)
+    func aSecretQueryValueIsStoredOnlyAsAKeyedHash(transport: Transport) async throws {
+        let setup = try await Setup.make()
+        defer { Task { await setup.tearDown() } }
+        setup.server.route("GET", "/feed") { _ in
+            .json(#"{"items":[]}"#, headers: [MockHeader("Cache-Control", "public, max-age=600")])
+        }
+        struct Feed: Endpoint {
+            typealias Response = JSON
+            let token: String
+            var path: EndpointPath { "/feed" }
+            var query: Parameters { ["access_token": token, "session": "sess-q-zq", "page": 2] }
+            var cachePolicy: CachePolicy? { .followHTTP }
+            var requiresAuthentication: Bool { false }
+        }
+        let client = Client(baseURL: setup.server.baseURL, transport: transport.make(), middlewares: [setup.cache]) {
+            $0.redaction.queryNames.insert("session")
+        }
+        _ = try await client.send(Feed(token: "tok-q5ecret-zq"))
+        #expect(try await client.response(for: Feed(token: "tok-q5ecret-zq")).source == .cache, "the same token finds its entry")
+        #expect(try await client.response(for: Feed(token: "tok-other-zq")).source == .network, "another token is another key")
+        let bytes = try await setup.fileBytes()
+        for secret in ["tok-q5ecret-zq", "tok-other-zq", "sess-q-zq"] {
+            #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) rests in the file in clear")
+        }
+        #expect(bytes.range(of: Data("access_token=hmac:".utf8)) != nil, "the key holds the hash")
+
+        // Removing by the URL with the token in it finds the entry: it is hashed the same way.
+        var cache = setup.cache
+        cache.redaction.queryNames.insert("session")
+        let url = try #require(URL(string: setup.server.baseURL.absoluteString + "/feed?access_token=tok-q5ecret-zq&session=sess-q-zq&page=2"))
+        #expect(try await cache.remove(url: url) == 1)
+        #expect(try await client.response(for: Feed(token: "tok-q5ecret-zq")).source == .network)
+    }
+
     @Test func signingOutTakesTheUsersBytesOutOfTheFiles() async throws {
         let setup = try await Setup.make()
         defer { Task { await setup.tearDown() } }
