@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
@@ -72,5 +73,26 @@ import Testing
         #expect(!redacted.contains("SECRET"), "\(redacted)")
         #expect(redacted.contains("/items?token=REDACTED&page=2"))
         #expect(redacted.contains("why?"))
+    }
+
+    /// A response prints its header fields with the secret ones replaced: a session cookie the
+    /// server set, or a field only the client's list names.
+    @Test func aResponseHidesItsSecretHeaderFields() async throws {
+        let server = try await MockServer.start()
+        defer { Task { try? await server.shutdown() } }
+        server.route("GET", "/login", respond: .json(#"{"ok":true}"#, headers: [
+            MockHeader("Set-Cookie", "session=SECRET-COOKIE; HttpOnly"), MockHeader("X-Session", "SECRET-SESSION"),
+            MockHeader("X-Shown", "shown"),
+        ]))
+        struct Login: Endpoint {
+            typealias Response = JSON
+            var path: EndpointPath { "/login" }
+        }
+        let client = Client(baseURL: server.baseURL) { $0.redaction.headerNames.insert("x-session") }
+        let response = try await client.response(for: Login())
+        #expect(response.headers[try #require(HTTPField.Name("X-Session"))] == "SECRET-SESSION", "the value itself is the app's")
+        expectNoSecret(in: response, "response")
+        #expect(String(describing: response).contains("shown"))
+        #expect(String(describing: response).contains("Set-Cookie"), "which field is shown")
     }
 }

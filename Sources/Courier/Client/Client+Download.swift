@@ -50,7 +50,8 @@ extension Client {
             let validated = try await run(EndpointCall(endpoint), policy: policy, destination: .file(download))
             return Response(
                 value: destination, head: validated.head, request: validated.request, source: validated.source,
-                duration: ContinuousClock.now - validated.started, attempts: validated.attempts, bodySize: Int(validated.bodySize ?? 0)
+                duration: ContinuousClock.now - validated.started, attempts: validated.attempts, bodySize: Int(validated.bodySize ?? 0),
+                redaction: configuration.redaction
             )
         } catch {
             throw download.abandon(after: error)

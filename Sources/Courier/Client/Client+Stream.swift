@@ -21,7 +21,8 @@ extension Client {
         let body = validated.stream ?? HTTPBody()
         return Response(
             value: body, head: validated.head, request: validated.request, source: validated.source,
-            duration: ContinuousClock.now - validated.started, attempts: validated.attempts, bodySize: Int(body.knownLength ?? 0)
+            duration: ContinuousClock.now - validated.started, attempts: validated.attempts, bodySize: Int(body.knownLength ?? 0),
+            redaction: configuration.redaction
         )
     }
 }

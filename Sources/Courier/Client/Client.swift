@@ -137,7 +137,8 @@ public struct Client: Sendable {
             source: validated.source,
             duration: ContinuousClock.now - validated.started,
             attempts: validated.attempts,
-            bodySize: validated.body.count
+            bodySize: validated.body.count,
+            redaction: configuration.redaction
         )
         return (response, validated.body)
     }

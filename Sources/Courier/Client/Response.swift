@@ -16,12 +16,14 @@ public struct Response<Value: Sendable>: Sendable {
     public var attempts: Int
     /// The size of the response body in bytes.
     public var bodySize: Int
+    /// The client's secret list, for the description.
+    @usableFromInline var redaction: Redaction
 
     /// Creates a response from its parts.
     @usableFromInline
     init(
         value: Value, head: HTTPResponse, request: RequestSummary, source: ResponseSource, duration: Duration, attempts: Int,
-        bodySize: Int
+        bodySize: Int, redaction: Redaction
     ) {
         self.value = value
         self.head = head
@@ -30,6 +32,7 @@ public struct Response<Value: Sendable>: Sendable {
         self.duration = duration
         self.attempts = attempts
         self.bodySize = bodySize
+        self.redaction = redaction
     }
 
     /// The HTTP status.
@@ -41,7 +44,19 @@ public struct Response<Value: Sendable>: Sendable {
     public func map<T: Sendable>(_ transform: (Value) throws -> T) rethrows -> Response<T> {
         Response<T>(
             value: try transform(value), head: head, request: request, source: source,
-            duration: duration, attempts: attempts, bodySize: bodySize
+            duration: duration, attempts: attempts, bodySize: bodySize, redaction: redaction
         )
+    }
+}
+
+extension Response: CustomReflectable {
+    /// The response as `print` and the debugger show it: secret header fields (`Set-Cookie`, and
+    /// any other on the client's secret list) read `REDACTED`.
+    public var customMirror: Mirror {
+        let children: [(label: String?, value: Any)] = [
+            ("value", value), ("status", status.code), ("headers", redaction.redact(headers)), ("request", request),
+            ("source", source), ("duration", duration), ("attempts", attempts), ("bodySize", bodySize),
+        ]
+        return Mirror(self, children: children, displayStyle: .struct)
     }
 }
