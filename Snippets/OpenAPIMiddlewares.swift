@@ -49,6 +49,26 @@ let middlewares: [any ClientMiddleware] = [
 let transport = AsyncHTTPClientTransport()         // never follows redirects on its own
 // snippet.end
 
+// snippet.own
+struct APIKeyMiddleware: ClientMiddleware {
+    let key: String
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        // A redirect hop to another origin gets no key.
+        guard RequestContext.current?.isCrossOriginHop != true else { return try await next(request, body, baseURL) }
+        var request = request
+        if let name = HTTPField.Name("X-Api-Key") { request.headerFields[name] = key }
+        let answer = try await next(request, body, baseURL)
+        // In a Courier client, where the answer came from: network, cache, revalidated or stale.
+        if let report = RequestContext.current?.report { print("\(operationID): \(report.source)") }
+        return answer
+    }
+}
+// snippet.end
+
 // snippet.hide
 /// What a generated client does for each operation.
 func get(_ path: String) async throws -> (HTTPResponse, String) {
@@ -69,5 +89,13 @@ let first = try await get("/inbox")                // 401, one refresh, replayed
 precondition(first.0.status == .ok && first.1.contains("hi"), "\(first)")
 let second = try await get("/inbox")               // fresh in the cache: no request
 precondition(second.1.contains("hi") && server.requestCount("/inbox") == 2, "\(server.requestCount("/inbox"))")
+// An app's own middleware in a Courier client.
+server.route("GET", "/keyed") { request in .json(#"{"key":"\#(request.header("X-Api-Key") ?? "none")"}"#) }
+struct Keyed: Endpoint {
+    typealias Response = JSON
+    var path: EndpointPath { "/keyed" }
+}
+let keyed = try await Client(baseURL: server.baseURL, middlewares: [APIKeyMiddleware(key: "k-1")]).send(Keyed())
+precondition(keyed["key"]?.string == "k-1", "\(keyed)")
 try await server.shutdown()
 try? FileManager.default.removeItem(at: cacheFile)

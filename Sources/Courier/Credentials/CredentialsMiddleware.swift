@@ -10,7 +10,7 @@ import OpenAPIRuntime
 /// each user's responses apart whatever the order of the middlewares. Each attempt (a retry, a
 /// replay after a token refresh, a background revalidation) sends the credentials of that same
 /// user: when another user signed in meanwhile, or nobody is, the attempt fails as cancelled.
-public struct CredentialsMiddleware: CourierMiddleware {
+public struct CredentialsMiddleware: ClientMiddleware, CourierMiddleware {
     /// Where the credentials come from.
     package let provider: any CredentialProvider
 
@@ -21,7 +21,7 @@ public struct CredentialsMiddleware: CourierMiddleware {
 
     /// Adds the credential header fields (replacing fields of the same name) and passes the request
     /// on; a hop to another origin gets none.
-    public func intercept(
+    package func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,
@@ -38,7 +38,6 @@ public struct CredentialsMiddleware: CourierMiddleware {
             throw CourierError(.cancelled, detail: "The signed-in user changed during the call")
         }
         guard let credentials else { return try await next(request, body, baseURL, context) }
-        context.anonymousClaim?.markCredentialed()
         return try await next(request.adding(credentials), body, baseURL, context)
     }
 }

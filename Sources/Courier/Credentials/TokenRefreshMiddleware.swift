@@ -29,7 +29,7 @@ import OpenAPIRuntime
 ///     CredentialsMiddleware(provider: store),
 /// ])
 /// ```
-public struct TokenRefreshMiddleware: CourierMiddleware {
+public struct TokenRefreshMiddleware: ClientMiddleware, CourierMiddleware {
     /// Decides whether a response says the credentials are no longer valid.
     public typealias TokenFailurePredicate = @Sendable (_ response: HTTPResponse, _ context: RequestContext?) -> Bool
 
@@ -79,7 +79,7 @@ public struct TokenRefreshMiddleware: CourierMiddleware {
     /// - Throws: ``CourierError/Kind/sessionExpired`` when the refresh token was refused; the
     ///   refresh's own error when it failed otherwise; ``CourierError/Kind/timedOut`` when the
     ///   refresh takes longer than the request's timeout.
-    public func intercept(
+    package func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,

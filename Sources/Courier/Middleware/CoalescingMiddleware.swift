@@ -73,16 +73,14 @@ package struct CoalescingMiddleware: CourierMiddleware {
         next: @escaping @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
     ) async throws -> Answer {
         do {
-            // Not a known user's call: credentials or secrets added down the chain make the answer private.
-            var below = context
-            let claim: AnonymousClaim? = if case .user = key.identity { nil } else { AnonymousClaim(inside: context.anonymousClaim) }
-            if let claim { below.anonymousClaim = claim }
-            let answer = try await next(request, body, baseURL, below)
+            let answer = try await next(request, body, baseURL, context)
             if call.closeIfAlone() {
                 calls.remove(key, call)
                 return answer
             }
-            guard claim?.wasCredentialed != true, let limit = context.described?.maximumBodySize ?? sharingLimit(answer.body) else {
+            // Not a known user's call: credentials or secrets added down the chain make the answer private.
+            let isPrivate = if case .user = key.identity { false } else { answer.wasCredentialed }
+            guard !isPrivate, let limit = context.described?.maximumBodySize ?? sharingLimit(answer.body) else {
                 calls.remove(key, call)
                 call.finish(.success(.sendYourOwn))
                 return answer

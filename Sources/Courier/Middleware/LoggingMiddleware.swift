@@ -9,7 +9,7 @@ import OpenAPIRuntime
 /// (`courier.endpoint`, `courier.method`, `courier.url`, `courier.status`, `courier.duration_ms`…),
 /// and header fields and query items named in the ``Redaction`` never show their values: this
 /// middleware's own list and, inside a ``Client``, the client's.
-public struct LoggingMiddleware: CourierMiddleware {
+public struct LoggingMiddleware: ClientMiddleware, CourierMiddleware {
     /// Where the lines go.
     var logger: Logger
     /// Which header fields and query items are hidden, besides those of the client's list.
@@ -33,7 +33,7 @@ public struct LoggingMiddleware: CourierMiddleware {
     }
 
     /// Logs the request, passes it on, and logs the response or the error.
-    public func intercept(
+    package func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,

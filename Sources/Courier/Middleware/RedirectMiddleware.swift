@@ -18,7 +18,7 @@ import OpenAPIRuntime
 ///   `allowsInsecureRedirects` is on; even then, a request body never goes from https to http.
 /// - A loop, more than `maximumRedirects` hops, a missing or unusable `Location`, or a non-HTTP
 ///   target fails with ``CourierError/Kind/redirect``.
-public struct RedirectMiddleware: CourierMiddleware {
+public struct RedirectMiddleware: ClientMiddleware, CourierMiddleware {
     /// How many redirects one call may follow.
     var maximumRedirects: Int
     /// The header fields removed when a hop leaves the origin, besides the credential fields.
@@ -39,7 +39,7 @@ public struct RedirectMiddleware: CourierMiddleware {
 
     /// Sends the request; while the answer is a redirect, sends the next hop, with a context that
     /// says when it left the call's origin (``RequestContext/isCrossOriginHop``).
-    public func intercept(
+    package func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,

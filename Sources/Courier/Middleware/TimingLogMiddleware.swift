@@ -7,7 +7,7 @@ import OpenAPIRuntime
 /// Each line is tab-separated: ISO 8601 time, method, endpoint name, status (or the error kind),
 /// duration in milliseconds, response bytes, source (`network`, `cache`, `revalidated`, `stale`).
 /// Put it first in the chain so that it times what the caller waits for, cache hits included.
-public struct TimingLogMiddleware: CourierMiddleware {
+public struct TimingLogMiddleware: ClientMiddleware, CourierMiddleware {
     private let file: TimingLogFile
 
     /// Creates the middleware writing to `fileURL` (created if missing, readable by the user only;
@@ -18,7 +18,7 @@ public struct TimingLogMiddleware: CourierMiddleware {
     }
 
     /// Times the rest of the chain and writes the line.
-    public func intercept(
+    package func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,

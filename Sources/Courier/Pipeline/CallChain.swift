@@ -89,15 +89,15 @@ struct ChainEnd: Sendable {
             return Answer(response: HTTPResponse(status: .gatewayTimeout), body: HTTPBody())
         }
         let request = withoutSecrets(request, ifLeaving: baseURL, context: context)
-        // Credentials an app's own middleware added behind the cache keep the response out of the shared partition.
-        context.anonymousClaim?.note(request, redaction: redaction)
+        // Whichever step added them, credentials keep the response out of what is shared (see `Answer.wasCredentialed`).
+        let wasCredentialed = request.headerFields.contains { redaction.isCredential(header: $0.name) }
         do {
             let (response, responseBody) = if let download = context.download {
                 try await download.attempt(request) { request in try await send(request, body: body, baseURL: baseURL, context: context) }
             } else {
                 try await send(request, body: body, baseURL: baseURL, context: context)
             }
-            return Answer(response: response, body: responseBody, source: .network, attempts: 1)
+            return Answer(response: response, body: responseBody, source: .network, attempts: 1, wasCredentialed: wasCredentialed)
         } catch {
             // The request as sent: a middleware may have changed it.
             var failure = CourierError.from(transportError: error)

@@ -34,9 +34,9 @@ public struct RequestContext: Sendable {
     package var pathTemplate: String?
     /// Where metrics and spans go.
     package var telemetry = Telemetry()
-    /// Where the response came from and how many attempts it took, for code that can't read the
-    /// ``Answer``: the caller of a generated client, and an app's own `ClientMiddleware` after its
-    /// `next` (Courier's middlewares return it in their ``Answer``).
+    /// Where the response came from and how many attempts it took, for code that gets a bare
+    /// response: the caller of a generated client, and an app's own `ClientMiddleware` after its
+    /// `next`. Copies of a context share one report.
     public package(set) var report: Report
     /// Where a step may start work that outlives the call, running `next` again (the cache
     /// revalidates a stale response so). Nil where `next` ends with the call: in a generated
@@ -57,12 +57,9 @@ public struct RequestContext: Sendable {
     /// it for the rest of the chain; in a generated client without a context of its own, it sets a
     /// context that says only this (its other values are the defaults).
     public package(set) var isCrossOriginHop = false
-    /// The claim of a step (a cache, coalescing) that filed the request as anonymous without knowing
-    /// who is signed in: the steps below it mark it when the request leaves with credentials.
-    package var anonymousClaim: AnonymousClaim?
-    /// Whether a middleware set this context only to carry its marks (``isCrossOriginHop``,
-    /// ``anonymousClaim``) down the chain of a call that had none: the steps that choose their own
-    /// defaults outside a Courier client read ``described`` instead.
+    /// Whether a middleware set this context only to carry its marks (``isCrossOriginHop``) and
+    /// its report down the chain of a generated client's call that had none: the steps that choose
+    /// their own defaults outside a Courier client read ``described`` instead.
     package var carriesMarksOnly = false
     /// Whether the call is a transfer (``Client/download(_:to:resumingFrom:cachePolicy:progress:)``, ``Client/bytes(for:)``):
     /// its body is not gathered, so a transport hands the head over at once, and ``timeout`` is an
@@ -96,9 +93,6 @@ public struct RequestContext: Sendable {
         return copy
     }
 
-    /// Whether the steps below are told something: a hop that left the origin, a cache's claim.
-    package var hasMarks: Bool { isCrossOriginHop || anonymousClaim != nil }
-
     /// The context of a call that has none (a generated client's, without one set by the app): it
     /// carries only what a middleware marks on it for the steps below.
     package static func carryingMarksOnly(operationID: String) -> RequestContext {
@@ -125,14 +119,15 @@ public struct RequestContext: Sendable {
         self.report = Report()
     }
 
-    /// Where a call's response came from, recorded from its ``Answer`` for code outside the chain's
-    /// answers (see ``RequestContext/report``); copies of a context share one report.
+    /// Where a call's response came from, for code that gets a bare response (see
+    /// ``RequestContext/report``); copies of a context share one report.
     public struct Report: Sendable {
         private let state = Locked(State())
 
         struct State {
             var source: ResponseSource = .network
             var attempts = 0
+            var wasCredentialed = false
         }
 
         /// Where the response came from: the network unless a cache answered.
@@ -141,10 +136,23 @@ public struct RequestContext: Sendable {
         /// How many times the transport was called.
         public var attempts: Int { state.withLock { $0.attempts } }
 
-        /// Records what a step's ``Answer`` says, for a generated client's caller and for an app's
-        /// own `ClientMiddleware` that reads ``RequestContext/current`` after its `next`.
+        /// Records what a step's `Answer` says, for a generated client's caller, for the Courier
+        /// step above it there, and for an app's own `ClientMiddleware` that reads
+        /// ``RequestContext/current`` after its `next`.
         package func record(_ answer: Answer) {
-            state.withLock { $0 = State(source: answer.source, attempts: answer.attempts) }
+            state.withLock { $0 = State(source: answer.source, attempts: answer.attempts, wasCredentialed: answer.wasCredentialed) }
+        }
+
+        /// Forgets what was recorded, before the steps below run again.
+        package func clear() {
+            state.withLock { $0 = State() }
+        }
+
+        /// `response` with what the steps below recorded.
+        package func answer(response: HTTPResponse, body: HTTPBody?) -> Answer {
+            let state = state.withLock { $0 }
+            return Answer(
+                response: response, body: body, source: state.source, attempts: state.attempts, wasCredentialed: state.wasCredentialed)
         }
     }
 }

@@ -9,7 +9,7 @@ import OpenAPIRuntime
 /// can't block a request that would have worked. On watchOS (where an ordinary app's monitor never
 /// reports a usable path) and on Linux (which has none) it passes every request on: there the
 /// transports map refused connections and DNS failures to `noConnection` instead.
-public struct ConnectivityMiddleware: CourierMiddleware {
+public struct ConnectivityMiddleware: ClientMiddleware, CourierMiddleware {
     /// Whether the system has positively reported that no path is usable.
     private let isKnownOffline: @Sendable () -> Bool
 
@@ -25,7 +25,7 @@ public struct ConnectivityMiddleware: CourierMiddleware {
     }
 
     /// Throws `noConnection` at once when offline; otherwise passes the request on.
-    public func intercept(
+    package func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,

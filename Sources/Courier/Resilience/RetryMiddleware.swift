@@ -14,7 +14,7 @@ import OpenAPIRuntime
 /// - A retry's per-attempt timeout is shortened so that the attempt ends by the policy's total deadline.
 /// - Cancelling the call while it waits ends the wait at once with ``CourierError/Kind/cancelled``.
 /// - When no retry follows, the last response is returned (for a status) or the last error thrown.
-public struct RetryMiddleware: CourierMiddleware {
+public struct RetryMiddleware: ClientMiddleware, CourierMiddleware {
     /// When to retry and how long to wait.
     let policy: RetryPolicy
     /// The clock the waits run on.
@@ -39,7 +39,7 @@ public struct RetryMiddleware: CourierMiddleware {
     ///   - next: The rest of the chain.
     /// - Returns: The first answer the policy does not retry, with the attempts of every try.
     /// - Throws: The last attempt's error, or ``CourierError/Kind/cancelled`` when cancelled during a wait.
-    public func intercept(
+    package func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,

@@ -9,7 +9,7 @@ import Tracing
 /// continues the trace.
 ///
 /// List it last, after the retry, token refresh and cache middlewares, with ``TelemetryMiddleware`` first.
-public struct AttemptTelemetryMiddleware: CourierMiddleware {
+public struct AttemptTelemetryMiddleware: ClientMiddleware, CourierMiddleware {
     /// The backends; nil uses the call's ``Client/Configuration/telemetry``, else the process-wide ones.
     var telemetry: Telemetry?
 
@@ -21,7 +21,7 @@ public struct AttemptTelemetryMiddleware: CourierMiddleware {
     }
 
     /// Sends the attempt inside a span of its own.
-    public func intercept(
+    package func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,

@@ -18,8 +18,11 @@ struct CacheExchange: Sendable {
     /// How a stale response is revalidated after the caller has its answer; nil outside a
     /// `Client` and for transfers, which revalidate before answering.
     var refresh: BackgroundRefresh?
-    /// Set when the request was filed as anonymous without knowing who is signed in.
-    let claim: AnonymousClaim?
+    /// Whether the request was filed as anonymous without knowing who is signed in: then a
+    /// response the network sent for a request that left with credentials is not stored.
+    let filedAsAnonymous: Bool
+    /// What the chain below the cache answered, over every network request of the exchange.
+    let below: Locked<Below>
     /// Whether the call is a transfer: its body is never gathered in memory (see `CacheExchange+Downloads`).
     var isTransfer = false
     /// The file a download writes, whose whole body the cache may copy.
@@ -282,7 +285,7 @@ struct CacheExchange: Sendable {
 
     /// Whether responses may be stored for this exchange: not when the user they belong to can't be known.
     func userIsKnown() -> Bool {
-        guard let claim, claim.wasCredentialed else { return true }
+        guard filedAsAnonymous, below.withLock(\.wasCredentialed) else { return true }
         if cache.coordination.shouldWarnAboutCredentials() {
             storage.logger.error(
                 "HTTPCache can't tell which user this response belongs to, so it is not stored: list CredentialsMiddleware before the cache, or give HTTPCache the credential provider",
@@ -356,6 +359,20 @@ struct Hit: Sendable {
     func loadBody(from storage: any CacheStorage) async throws -> Data? {
         if let body { return body }
         return try await storage.body(of: metadata)
+    }
+}
+
+/// What the chain below a cache answered over an exchange's network requests.
+struct Below: Sendable {
+    /// The transport calls they took.
+    var attempts = 0
+    /// Whether any of them left with credentials (see `Answer.wasCredentialed`).
+    var wasCredentialed = false
+
+    /// Counts in one more answer.
+    mutating func add(_ answer: Answer) {
+        attempts += answer.attempts
+        wasCredentialed = wasCredentialed || answer.wasCredentialed
     }
 }
 

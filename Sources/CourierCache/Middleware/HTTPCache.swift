@@ -28,7 +28,7 @@ import OpenAPIRuntime
 /// once (source `ResponseSource.stale`) while one revalidation per entry runs in the client's
 /// background work, through the middlewares after the cache (`Client.waitForBackgroundWork()`
 /// awaits it); without a client (a generated one) the revalidation runs before answering.
-public struct HTTPCache: CourierMiddleware {
+public struct HTTPCache: ClientMiddleware, CourierMiddleware {
     /// Where entries live.
     package let storage: any CacheStorage
     /// The RFC 9111 rules in force.
@@ -92,7 +92,7 @@ public struct HTTPCache: CourierMiddleware {
     }
 
     /// Answers from the cache, the network, or both, as the call's policy says.
-    public func intercept(
+    package func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         baseURL: URL,
@@ -117,40 +117,37 @@ public struct HTTPCache: CourierMiddleware {
         }
         var rules = self.rules
         rules.secrets = secrets
-        let partition = await partition(of: request, described, claimed: context.anonymousClaim, secrets: rules.secrets)
+        let partition = await partition(of: request, described, secrets: rules.secrets)
+        let below = Locked(Below())
         var exchange = CacheExchange(
             cache: self, request: request, rules: rules, key: CacheKey(method: "GET", normalizedURL: url, partition: partition.name),
-            source: Locked(.network), claim: partition.claim,
+            source: Locked(.network), filedAsAnonymous: partition.isAnonymous, below: below,
             isTransfer: described?.isTransfer ?? false, download: described?.download,
             bodyLimit: described?.maximumBodySize ?? CacheExchange.defaultBodyLimit, telemetry: described?.telemetry ?? Telemetry(),
             offlineAllowance: policy.offlineAllowance.map(\.inSeconds) ?? offlineAllowance
         )
-        // The chain below sees this cache's claim (or none, hiding an outer one, when the request is
-        // filed by its own credentials); a claim shared with the coalescing middleware is the call's already.
-        let below = {
-            var below = context
-            below.anonymousClaim = partition.claim
-            return below
-        }()
-        let attempts = Locked(0)
         @Sendable func network(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody?) {
-            let answer = try await next(request, body, baseURL, below)
-            attempts.withLock { $0 += answer.attempts }
+            let answer = try await next(request, body, baseURL, context)
+            below.withLock { $0.add(answer) }
             return (answer.response, answer.body)
         }
         // A stale-while-revalidate refresh runs the chain below once more after the call returned,
         // where the client offers that; a transfer revalidates in line (in the background its body
         // would be gathered in memory).
         if let work = described?.background, described?.isTransfer == false {
-            let background = below.inBackground
+            let background = context.inBackground
             exchange.refresh = BackgroundRefresh(work: work) { request in
                 let answer = try await next(request, body, baseURL, background)
+                // Not the caller's attempts, but credentials keep the refreshed response out of the anonymous partition.
+                below.withLock { $0.wasCredentialed = $0.wasCredentialed || answer.wasCredentialed }
                 return (answer.response, answer.body)
             }
         }
         let (response, responseBody) = try await answer(request, policy: policy, exchange: exchange, network: network)
+        let tally = below.withLock { $0 }
         return Answer(
-            response: response, body: responseBody, source: exchange.source.withLock { $0 }, attempts: attempts.withLock { $0 })
+            response: response, body: responseBody, source: exchange.source.withLock { $0 }, attempts: tally.attempts,
+            wasCredentialed: tally.wasCredentialed)
     }
 
     /// The exchange's steps for the call's policy.
@@ -181,27 +178,25 @@ public struct HTTPCache: CourierMiddleware {
         }
     }
 
-    /// Where a request's responses are kept, and the claim to check when the user can't be known.
+    /// Where a request's responses are kept.
     struct Partition {
         var name: String
-        var claim: AnonymousClaim?
+        /// Whether the request was filed as nobody's without knowing who is signed in (see
+        /// `CacheExchange.filedAsAnonymous`).
+        var isAnonymous = false
     }
 
     /// The partition of a request: the user's identity; else a keyed hash of the credential and
-    /// secret fields the request carries itself; else the anonymous partition `""`, claimed so that
-    /// such fields added further down the chain keep the response out of it.
-    private func partition(
-        of request: HTTPRequest, _ context: RequestContext?, claimed: AnonymousClaim?, secrets: SecretValues?
-    ) async -> Partition {
+    /// secret fields the request carries itself; else the anonymous partition `""`, where a
+    /// response is not stored when such fields were added further down the chain.
+    private func partition(of request: HTTPRequest, _ context: RequestContext?, secrets: SecretValues?) async -> Partition {
         var identity = context?.identity ?? .unknown
         if identity == .unknown, let credentials {
             identity = context?.requiresAuthentication == false ? .anonymous : await CallIdentity.of(credentials)
         }
         if case .user(let user) = identity { return Partition(name: Self.partition(ofUser: user)) }
         if let own = secrets?.partition(of: request.headerFields) { return Partition(name: own) }
-        // Behind a `CoalescingMiddleware` that filed the call as anonymous too, its claim is this one:
-        // whatever marks it after this point marks both.
-        return Partition(name: "", claim: claimed ?? AnonymousClaim(inside: nil))
+        return Partition(name: "", isAnonymous: true)
     }
 
     var clock: Date { now() }
