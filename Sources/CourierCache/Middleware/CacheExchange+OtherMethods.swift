@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -35,5 +36,28 @@ extension CacheExchange {
                 _ = try? await storage.remove(variant)
             }
         }
+    }
+
+    /// After a successful unsafe request, the stored entries of its URL (and Location targets) go.
+    func invalidateAfter(_ response: HTTPResponse) async {
+        guard rules.invalidates(method: request.method, status: response.status) else { return }
+        var urls = [key.url]
+        if let absolute = URL(string: key.url) {
+            let full = HTTPRequest(method: request.method, scheme: absolute.scheme, authority: absolute.host.map { host in
+                absolute.port.map { "\(host):\($0)" } ?? host
+            }, path: request.path, headerFields: request.headerFields)
+            urls += rules.invalidationTargets(request: full, response: response).map { keyURL(of: $0) }
+        }
+        // Removals follow the stores accepted before them, of whatever key.
+        await cache.coordination.writes.waitForAll()
+        for url in Set(urls) {
+            _ = try? await storage.removeAll(.url(url, partition: key.partition))
+        }
+    }
+
+    /// A URL as this exchange's keys hold it: normalized, secret query values as their keyed hashes.
+    private func keyURL(of url: URL) -> String {
+        let normalized = CacheKey.normalizedURL(url)
+        return rules.secrets?.keyURL(normalized) ?? normalized
     }
 }

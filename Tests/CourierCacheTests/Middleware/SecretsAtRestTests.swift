@@ -175,6 +175,38 @@ import Testing
         #expect(try await client.response(for: Feed(token: "tok-q5ecret-zq")).source == .network)
     }
 
+    /// A write whose `Location` names a URL with a token invalidates that URL's entry, stored
+    /// under the token's hash (RFC 9111 §4.4).
+    @Test func aWriteInvalidatesAnEntryKeyedByASecretQueryValue() async throws {
+        let setup = try await Setup.make()
+        defer { Task { await setup.tearDown() } }
+        let version = Locked(1)
+        setup.server.route("GET", "/doc") { _ in
+            .json(#"{"version":\#(version.current)}"#, headers: [MockHeader("Cache-Control", "public, max-age=600")])
+        }
+        setup.server.route("POST", "/edit") { _ in
+            version.withLock { $0 += 1 }
+            return .json("{}", headers: [MockHeader("Location", "/doc?access_token=tok-inv-zq")])
+        }
+        struct Doc: Endpoint {
+            typealias Response = JSON
+            var path: EndpointPath { "/doc" }
+            var query: Parameters { ["access_token": "tok-inv-zq"] }
+            var cachePolicy: CachePolicy? { .followHTTP }
+        }
+        struct Edit: Endpoint {
+            typealias Response = JSON
+            var method: HTTPRequest.Method { .post }
+            var path: EndpointPath { "/edit" }
+        }
+        let client = Client(baseURL: setup.server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [setup.cache])
+        #expect(try await client.send(Doc())["version"]?.int == 1)
+        #expect(try await client.response(for: Doc()).source == .cache)
+        _ = try await client.send(Edit())
+        let after = try await client.response(for: Doc())
+        #expect(after.source == .network && after.value["version"]?.int == 2, "the write's Location invalidated the entry")
+    }
+
     @Test func signingOutTakesTheUsersBytesOutOfTheFiles() async throws {
         let setup = try await Setup.make()
         defer { Task { await setup.tearDown() } }

@@ -1,0 +1,45 @@
+import Courier
+import Foundation
+import HTTPTypes
+import Logging
+import OpenAPIRuntime
+
+/// Finding a stored response for an exchange and serving it.
+extension CacheExchange {
+    /// The stored variant matching this request's `Vary` fields (with its body when small), or nil;
+    /// when none matches, the stored variants go to `unselected` (to validate or complete). A broken store is a miss.
+    func lookup(unselected: Locked<[CachedMetadata]>? = nil) async throws -> Hit? {
+        let (rules, request) = (self.rules, self.request)
+        await cache.coordination.writes.wait(for: key)
+        guard let found = try? await storage.lookup(key, select: { variants in
+            let chosen = rules.selectVariant(for: request, among: variants)
+            if chosen == nil { unselected?.withLock { $0 = variants } }
+            return chosen
+        }) else { return nil }
+        return Hit(metadata: found.metadata, body: found.body)
+    }
+
+    /// The stored response with its body — or, for a `Range` request, the `206` or `416` the cache
+    /// builds from it — or nil when the body is gone or the stored response can't answer the request.
+    func serve(_ hit: Hit, as source: ResponseSource) async throws -> (HTTPResponse, HTTPBody?)? {
+        guard let answer = rules.storedAnswer(for: request, from: hit.metadata.response, bodySize: hit.metadata.bodySize),
+              let served = try? await answering(answer, rules.servedResponse(for: hit.metadata.storedResponse, now: cache.clock), hit)
+        else { return nil }
+        await storage.recordUse(of: hit.metadata)
+        storage.counters.add(hits: 1)
+        self.source.withLock { $0 = source }
+        return served
+    }
+
+    func canServeStaleOnError(_ hit: Hit) -> Bool {
+        rules.canServeStaleOnError(
+            stored: hit.metadata.storedResponse, now: cache.clock,
+            requestDirectives: CacheControl(request: request.headerFields), extraAllowance: offlineAllowance
+        )
+    }
+
+    func staleFallback() async throws -> (HTTPResponse, HTTPBody?)? {
+        guard let hit = try await lookup(), canServeStaleOnError(hit) else { return nil }
+        return try await serve(hit, as: .stale)
+    }
+}

@@ -1,0 +1,84 @@
+import Courier
+import Foundation
+import HTTPTypes
+import Logging
+import OpenAPIRuntime
+
+/// Storing the network's response of an exchange, when the rules and the user allow it.
+extension CacheExchange {
+    /// Stores a response the rules (or, for explicit app policies, a 2xx without `no-store`) allow.
+    func storeIfAllowed(_ response: HTTPResponse, _ body: HTTPBody?, requestTime: Date, explicitPolicy: Bool) async throws -> (HTTPResponse, HTTPBody?) {
+        let storable: Bool
+        if explicitPolicy {
+            storable = response.status.kind == .successful && response.status != .partialContent
+                && !rules.forbidsStoring(status: response.status.code, directives: CacheControl(response.headerFields))
+                && !CacheControl(request: request.headerFields).noStore
+        } else {
+            storable = rules.isStorable(request: request, response: response)
+        }
+        guard storable, let selection = rules.varySelection(response: response, request: request) else {
+            return (response, body)
+        }
+        if response.status == .partialContent {
+            return try await storePart(response, body, selection: selection, requestTime: requestTime)
+        }
+        return try await store(response, body, selection: selection, requestTime: requestTime)
+    }
+
+    /// Whether responses may be stored for this exchange: not when the user they belong to can't be known.
+    func userIsKnown() -> Bool {
+        guard filedAsAnonymous, below.withLock(\.wasCredentialed) else { return true }
+        if cache.coordination.shouldWarnAboutCredentials() {
+            storage.logger.error(
+                "HTTPCache can't tell which user this response belongs to, so it is not stored: list CredentialsMiddleware before the cache, or give HTTPCache the credential provider",
+                metadata: ["url": loggedURL])
+        }
+        return false
+    }
+
+    /// Stores a response the caller found storable under this exchange's key, unless the user it
+    /// belongs to can't be known; returns it with its body collected.
+    func store(_ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
+        guard userIsKnown() else { return (response, body) }
+        if isTransfer { return await storeDownload(response, body, selection: selection, requestTime: requestTime) }
+        // Within the client's limit: past it the client would fail a success anyway, and keeps only
+        // the first bytes of an error status (never stored cut short).
+        let limit = bodyLimit
+        guard response.status.kind == .successful || limit == .max else {  // (.max: nothing to cut)
+            let prefix = try await collectPrefix(body, limit: limit + 1)
+            guard prefix.count <= limit else { return (response, HTTPBody(prefix.prefix(limit))) }
+            return try await store(response, bytes: prefix, selection: selection, requestTime: requestTime)
+        }
+        return try await store(response, bytes: try await collectBody(body, limit: limit), selection: selection, requestTime: requestTime)
+    }
+
+    private func store(_ response: HTTPResponse, bytes: Data, selection: VarySelection, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
+        await store(storable(response, selection: selection, requestTime: requestTime), body: .bytes(bytes))
+        return (response, HTTPBody(bytes))
+    }
+
+    /// What ``store(_:body:)`` keeps of a response: its key, selection, status and storable fields.
+    func storable(_ response: HTTPResponse, selection: VarySelection, requestTime: Date) -> StorableResponse {
+        StorableResponse(
+            key: key, varySelection: selection, status: response.status.code, headers: rules.fieldsToStore(response.headerFields),
+            requestTime: requestTime, responseTime: cache.clock)
+    }
+
+    /// Stores a response, best effort (the storage logs and counts its failures), and counts what
+    /// it stored and evicted. Bytes are written after the caller has its answer (see
+    /// ``StoresInFlight``); a download's file before the download returns, since the app may move it.
+    func store(_ response: StorableResponse, body: StorableBody) async {
+        guard case .bytes = body else { return await storeNow(response, body: body) }
+        cache.coordination.writes.start(key) { await self.storeNow(response, body: body) }
+    }
+
+    private func storeNow(_ response: StorableResponse, body: StorableBody) async {
+        do {
+            let outcome = try await storage.store(response, body: body)
+            if outcome.stored != nil { telemetry.count(MetricName.cacheStored, []) }
+            if outcome.evictedCount > 0 { telemetry.count(MetricName.cacheEvictedBytes, [], by: outcome.evictedBytes) }
+        } catch {
+            storage.logger.error("A response could not be stored", metadata: ["url": loggedURL, "error": logged(error)])
+        }
+    }
+}
