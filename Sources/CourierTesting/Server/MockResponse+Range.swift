@@ -2,18 +2,19 @@ extension MockResponse {
     /// `bytes` answered as a server that supports range requests would (RFC 9110 §14): a single
     /// satisfiable `Range` (`bytes=a-b`, `bytes=a-`, `bytes=-n`) gets `206` with its
     /// `Content-Range`, unless an `If-Range` doesn't match `etag`; an unsatisfiable one gets `416`;
-    /// anything else the whole body with `200`. Every answer carries `ETag` and `Accept-Ranges: bytes`.
+    /// anything else the whole body with `200`. Every answer carries `Accept-Ranges: bytes`, and
+    /// `ETag` unless `etag` is nil (a server without validators: an `If-Range` never matches then).
     ///
     /// ```swift
     /// server.route("GET", "/video.mp4") { request in .ranged(video, for: request, etag: "\"v1\"") }
     /// ```
     public static func ranged(
-        _ bytes: [UInt8], for request: RecordedRequest, etag: String, contentType: String = "application/octet-stream",
+        _ bytes: [UInt8], for request: RecordedRequest, etag: String?, contentType: String = "application/octet-stream",
         headers: [MockHeader] = []
     ) -> MockResponse {
-        let common = [MockHeader("ETag", etag), MockHeader("Accept-Ranges", "bytes")] + headers
+        let common = (etag.map { [MockHeader("ETag", $0)] } ?? []) + [MockHeader("Accept-Ranges", "bytes")] + headers
         let whole = MockResponse.bytes(bytes, contentType: contentType, headers: common)
-        guard let value = request.header("Range"), request.header("If-Range").map({ $0 == etag }) ?? true else { return whole }
+        guard let value = request.header("Range"), request.header("If-Range").map({ etag != nil && $0 == etag }) ?? true else { return whole }
         guard let range = byteRange(value, length: bytes.count) else {
             return value.hasPrefix("bytes=") && !value.contains(",")
                 ? MockResponse(status: 416, headers: [MockHeader("Content-Range", "bytes */\(bytes.count)")] + common)

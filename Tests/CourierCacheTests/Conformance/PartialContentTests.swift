@@ -62,6 +62,34 @@ import Testing
         #expect(fixture.server.requestCount("/video") == 2)
     }
 
+    /// §3.3 asks no validator of a stored part: while fresh it answers the ranges it holds. Two
+    /// parts without one are never combined (§3.4), so the newer replaces the older.
+    @Test(arguments: StoreLife.allCases)
+    func aPartWithoutAValidatorAnswersRangesItHoldsButIsNeverCombined(life: StoreLife) async throws {
+        let fixture = try await CacheFixture.make()
+        defer { Task { await fixture.tearDown() } }
+        fixture.server.route("GET", "/video") { request in
+            .ranged(Self.video, for: request, etag: nil, headers: [MockHeader("Cache-Control", "max-age=600")])
+        }
+        _ = try await fixture.client.send(VideoBytes(range: "bytes=0-49"), cachePolicy: .followHTTP)
+
+        let later = try await fixture.after(life)
+        let part = try await later.client.response(for: VideoBytes(range: "bytes=10-19"), cachePolicy: .followHTTP)
+        #expect(part.source == .cache)
+        #expect(part.status == .partialContent)
+        #expect(part.value == Data(Self.video[10..<20]))
+        #expect(fixture.server.requestCount("/video") == 1)
+
+        // The next bytes come from the network and, without a validator to prove both parts are one
+        // version, replace the stored part instead of joining it.
+        _ = try await later.client.send(VideoBytes(range: "bytes=50-99"), cachePolicy: .followHTTP)
+        let joined = try await later.client.response(for: VideoBytes(range: "bytes=40-59"), cachePolicy: .followHTTP)
+        #expect(joined.source == .network, "never assembled from two unvalidated parts")
+        #expect(joined.value == Data(Self.video[40..<60]))
+        let whole = try await later.client.response(for: VideoBytes(), cachePolicy: .followHTTP)
+        #expect(whole.source == .network && whole.status == .ok)
+    }
+
     @Test(arguments: StoreLife.allCases)
     func aRequestForTheWholeIsNeverAnsweredFromAPart(life: StoreLife) async throws {
         let fixture = try await CacheFixture.make()
