@@ -43,14 +43,13 @@ extension HTTPCache {
         guard let prefix = URLComponents(url: prefix.absoluteURL, resolvingAgainstBaseURL: false),
               let origin = CacheKey.normalizedURL(string: Self.origin(of: prefix) + "/")
         else { return 0 }
-        let path = prefix.percentEncodedPath.isEmpty ? "/" : prefix.percentEncodedPath
-        return try await removeVariants(in: partition) { variant, _ in
-            // A stored URL is normalized: its origin, then a path that starts with `/`.
-            guard variant.key.url.hasPrefix(origin) else { return false }
-            let storedPath = "/" + variant.key.url.dropFirst(origin.count).prefix { $0 != "?" && $0 != "#" }
-            guard storedPath.hasPrefix(path) else { return false }
-            return path.hasSuffix("/") || storedPath.count == path.count || storedPath.dropFirst(path.count).first == "/"
+        // A stored URL is normalized: its origin, then a path that starts with `/`.
+        let under = origin + (prefix.percentEncodedPath.isEmpty ? "/" : prefix.percentEncodedPath).dropFirst()
+        if partition != .ownCredentials {
+            await coordination.writes.waitForAll()
+            return try await storage.removeAll(.under(under, partition: partition?.storageName))
         }
+        return try await removeVariants(in: partition) { variant, _ in CacheScope.url(variant.key.url, isUnder: under) }
     }
 
     /// Removes every stored response `isRemoved` picks, in one partition or (nil) in all; returns

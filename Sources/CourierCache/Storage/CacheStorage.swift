@@ -114,10 +114,23 @@ package struct StoreOutcome: Sendable {
 package enum CacheScope: Sendable, Hashable {
     /// Every method and variant of a normalized URL, in one partition or (nil) in all.
     case url(String, partition: String?)
+    /// Every method and variant of the normalized URLs at or under a prefix (an origin and a path,
+    /// no query): the prefix itself, with a query, or continued after a `/`; everything that
+    /// starts with it when it ends with `/`. In one partition or (nil) in all.
+    case under(String, partition: String?)
     /// Every variant of one partition (a user's).
     case partition(String)
     /// Everything.
     case everything
+
+    /// Whether a normalized URL lies at or under `prefix` (see ``under(_:partition:)``): the rule
+    /// every storage applies, in memory or as a query.
+    static func url(_ url: String, isUnder prefix: String) -> Bool {
+        guard url.hasPrefix(prefix) else { return false }
+        if prefix.hasSuffix("/") { return true }
+        let rest = url.utf8.dropFirst(prefix.utf8.count)
+        return rest.isEmpty || rest.first == UInt8(ascii: "?") || rest.first == UInt8(ascii: "/")
+    }
 }
 
 /// A stored variant as a lookup reads it: its metadata, and its body when small.

@@ -146,6 +146,8 @@ package final class InMemoryCacheStorage: CacheStorage {
                 let key = entry.metadata.key
                 switch scope {
                 case .url(let url, let partition): return key.url == url && (partition == nil || key.partition == partition)
+                case .under(let prefix, let partition):
+                    return CacheScope.url(key.url, isUnder: prefix) && (partition == nil || key.partition == partition)
                 case .partition(let partition): return key.partition == partition
                 case .everything: return true
                 }

@@ -140,6 +140,13 @@ extension CacheStore {
             return try delete("DELETE FROM entry WHERE partitionKey = ? AND url = ?", [partition, url])
         case .url(let url, nil):
             return try delete("DELETE FROM entry WHERE url = ?", [url])
+        case .under(let prefix, let partition):
+            // `CacheScope.url(_:isUnder:)` in one statement, without LIKE (a URL's `%` and `_` are its own).
+            let (under, arguments): (String, StatementArguments) = prefix.hasSuffix("/")
+                ? ("substr(url, 1, ?) = ?", [prefix.unicodeScalars.count, prefix])
+                : ("(url = ? OR substr(url, 1, ?) IN (?, ?))", [prefix, prefix.unicodeScalars.count + 1, prefix + "?", prefix + "/"])
+            guard let partition else { return try delete("DELETE FROM entry WHERE " + under, arguments) }
+            return try delete("DELETE FROM entry WHERE partitionKey = ? AND " + under, [partition] + arguments)
         case .partition(let partition):
             let removed = try delete("DELETE FROM entry WHERE partitionKey = ?", [partition])
             try? await emptyLog()

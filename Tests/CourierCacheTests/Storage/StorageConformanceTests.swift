@@ -175,6 +175,27 @@ import Testing
         }
     }
 
+    /// A removal under a prefix takes the prefix itself, with a query or a path after a `/`, in one
+    /// partition or in all; never a sibling that only starts alike, and `%` or `_` in a URL match
+    /// only themselves.
+    @Test(arguments: StorageKind.allCases)
+    func aRemovalUnderAPrefixTakesItsSubtreeOnly(kind: StorageKind) async throws {
+        try await kind.with { storage async throws in
+            let taken = ["users/1", "users/1?tab=posts", "users/1/friends?page=2", "users/1/"].map { StoreFixtures.key($0) }
+            let kept = ["users/10", "users/1x", "users/2/1", "users", "users%2F1", "users_1"].map { StoreFixtures.key($0) }
+            let bobs = StoreFixtures.key("users/1/photos", partition: "bob")
+            for key in taken + kept + [bobs] { try await Put.put(storage, key, body: Data("x".utf8)) }
+            let prefix = "https://api.example.com/users/1"
+            #expect(try await storage.removeAll(.under(prefix, partition: "")) == taken.count, "its partition only")
+            #expect(try await storage.variants(for: bobs).count == 1)
+            for key in kept { #expect(try await storage.variants(for: key).count == 1, "\(key.url) stays") }
+            #expect(try await storage.removeAll(.under(prefix, partition: nil)) == 1, "and in every partition")
+            #expect(try await storage.removeAll(.under("https://api.example.com/users_", partition: nil)) == 0, "`_` is not a wildcard")
+            #expect(try await storage.removeAll(.under("https://api.example.com/", partition: nil)) == kept.count, "a prefix ending in / takes all below it")
+            #expect(try await storage.totals().entries == 0)
+        }
+    }
+
     /// Room for three 1000-byte bodies (plus metadata), not four.
     static let roomForThree = 3 * 1000 + 3 * 700
 
