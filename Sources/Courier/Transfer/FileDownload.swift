@@ -12,11 +12,11 @@ package final class FileDownload: Sendable {
     /// Where the file goes.
     package let destination: URL
     /// The bytes so far, hidden beside the destination.
-    private let file: PartialFile
+    let file: PartialFile
     private let progress: ProgressReporter?
-    private let state: Locked<State>
+    let state: Locked<State>
 
-    private struct State {
+    struct State {
         /// Valid bytes in the partial file.
         var offset: Int64
         /// The strong ETag or Last-Modified of the response the bytes came from.
@@ -50,69 +50,6 @@ package final class FileDownload: Sendable {
         } else {
             file = try PartialFile.create(for: destination)
             state = Locked(State(offset: 0))
-        }
-    }
-
-    /// One attempt of the download through `send` (the transport): its successful body goes to the
-    /// file as it arrives, so a cut is this attempt's failure (retried where safe) and the next
-    /// attempt asks only for the missing bytes. A `416`, or a `206` that isn't the rest of the same
-    /// version of the file, starts the download over once from byte 0. Hands back an unsuccessful
-    /// response as it is.
-    package func attempt(
-        _ request: HTTPRequest, send: (HTTPRequest) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        var (head, body) = try await send(self.request(for: request))
-        if head.status.code == 416 || head.status.code == 206 && !continues(head), restart() {
-            // The bytes on disk are no longer a prefix of this file (it shrank, or the server or a
-            // proxy ignored `If-Range` and sent another version's bytes): start over.
-            (head, body) = try await send(self.request(for: request))
-        }
-        guard head.status.kind == .successful else { return (head, body) }
-        try await receive(head, body: body)
-        return (head, nil)
-    }
-
-    /// `request`, asking only for the missing bytes when some are on disk with a validator.
-    package func request(for request: HTTPRequest) -> HTTPRequest {
-        var request = request
-        let resumeFrom = state.withLock { state -> (Int64, String)? in
-            guard state.offset > 0, let validator = state.validator else {
-                state.askedFrom = nil
-                return nil
-            }
-            state.askedFrom = state.offset
-            return (state.offset, validator)
-        }
-        if let (offset, validator) = resumeFrom {
-            request.headerFields[.range] = "bytes=\(offset)-"
-            request.headerFields[.ifRange] = validator
-        }
-        return request
-    }
-
-    /// Forgets the bytes on disk, so the next request asks for the whole file; false when it
-    /// asked for the whole file already.
-    package func restart() -> Bool {
-        state.withLock { state in
-            guard state.askedFrom != nil else { return false }
-            state.offset = 0
-            state.validator = nil
-            state.total = nil
-            return true
-        }
-    }
-
-    /// Whether a `206` carries the rest of the very version on disk: the range asked for, the
-    /// validator the bytes were saved with and the same complete length (RFC 9110 §13.1.5: a server
-    /// or a proxy may ignore `If-Range`, and then only these tell two versions apart).
-    private func continues(_ head: HTTPResponse) -> Bool {
-        guard let range = head.headerFields[.contentRange].flatMap(ContentRange.init) else { return false }
-        return state.withLock { state in
-            guard let asked = state.askedFrom, range.first == asked, let saved = state.validator,
-                  Self.validator(of: head) == saved
-            else { return false }
-            guard let total = state.total else { return true }
-            return range.completeLength == total
         }
     }
 
@@ -155,38 +92,6 @@ package final class FileDownload: Sendable {
         state.withLock { $0.holdsWholeBody } ? partial : nil
     }
 
-    /// Where this response's bytes go in the file, after checking a 206 against what was asked.
-    private func startOffset(for head: HTTPResponse, announcedLength: Int64?) throws(CourierError) -> Int64 {
-        let validator = Self.validator(of: head)
-        guard head.status.code == 206 else {
-            state.withLock { state in
-                state.holdsWholeBody = false
-                state.offset = 0
-                state.validator = validator
-                state.total = announcedLength
-            }
-            return 0
-        }
-        let value = head.headerFields[.contentRange] ?? ""
-        let continuing = continues(head)
-        let start = state.withLock { state -> Result<Int64, CourierError> in
-            state.holdsWholeBody = false
-            guard continuing, let asked = state.askedFrom, let range = ContentRange(value) else {
-                // Bytes from somewhere else, or from another version, can't be placed: the partial file is of no use.
-                state.offset = 0
-                state.validator = nil
-                return .failure(CourierError(
-                    .invalidResponse,
-                    detail: "A 206 with Content-Range \"\(value)\" and validator \(validator ?? "none") answered a request for bytes from \(state.askedFrom.map(String.init) ?? "the start")",
-                    status: head.status, responseHeaders: head.headerFields
-                ))
-            }
-            state.total = range.completeLength ?? state.total ?? announcedLength.map { asked + $0 }
-            return .success(asked)
-        }
-        return try start.get()
-    }
-
     /// Moves the complete file into place, once on disk, and reports the final progress; returns its size.
     package func complete() async throws(CourierError) -> Int64 {
         let size = state.withLock { $0.offset }
@@ -201,32 +106,5 @@ package final class FileDownload: Sendable {
         }
         progress?.finish(TransferProgress(completedBytes: size, totalBytes: size))
         return size
-    }
-
-    /// `error`, carrying the state to resume from when the download was cut after some bytes of a
-    /// response with a validator; otherwise the partial file is deleted.
-    package func abandon(after error: CourierError) -> CourierError {
-        let (offset, validator, total) = state.withLock { ($0.offset, $0.validator, $0.total) }
-        guard Self.resumableKinds.contains(error.kind), offset > 0, let validator else {
-            file.delete()
-            return error
-        }
-        var resumable = error
-        resumable.resumableDownload = ResumableDownload(partialFile: partial, validator: validator, completedBytes: offset, totalBytes: total)
-        return resumable
-    }
-
-    /// Failures after which the same bytes are worth asking for again.
-    private static let resumableKinds: Set<CourierError.Kind> = [.connectionLost, .timedOut, .noConnection, .cancelled, .transport]
-
-    /// The strong `ETag`, else a strong `Last-Modified` date: what `If-Range` may carry (RFC 9110
-    /// §13.1.5). A date is strong only when it is at least a second before the response's `Date`
-    /// (§8.8.2.2); otherwise the file may have changed within that second, and there is no validator.
-    package static func validator(of head: HTTPResponse) -> String? {
-        if let tag = head.headerFields[.eTag] { return tag.hasPrefix("W/") ? nil : tag }
-        guard let text = head.headerFields[.lastModified], let modified = HTTPDate.parse(text),
-              let date = head.headerFields[.date].flatMap(HTTPDate.parse), date.timeIntervalSince(modified) >= 1
-        else { return nil }
-        return text
     }
 }
