@@ -90,8 +90,9 @@ extension Client {
 
     /// The call's context completed with who the call is for, then the chain, then the edge, the
     /// one place a body is read whole: gathered within the size limit for a decoded call or an error
-    /// status, written to its file for a download, handed on as it is for a stream. The context is
-    /// also ``RequestContext/current`` meanwhile, for the app's own code the chain runs.
+    /// status, written to its file for a download, handed on as it is for a stream. The context
+    /// travels as a value: it is ``RequestContext/current`` only where the chain hands it to code of
+    /// the app's (a plain `ClientMiddleware` or `ClientTransport`).
     private func runChain(_ call: PreparedCall) async throws -> CallOutcome {
         var context = call.context
         // Who the call is for is read from the credential provider before any middleware runs, so
@@ -102,24 +103,22 @@ extension Client {
         // A step may keep running the chain after the call returned (a cache's revalidation); the
         // chain holds no client, so that work never keeps its own client alive.
         context.background = backgroundWork
-        return try await RequestContext.$current.withValue(context) { [context] in
-            let requestBody = try await call.built.body?.httpBody().reportingProgress(to: context.uploadProgress)
-            let answer = try await chain.run(call.built.head, requestBody, baseURL, context)
-            let (head, body) = (answer.response, answer.body)
-            guard head.status.kind == .successful, call.destination.isTransfer else {
-                return CallOutcome(head: head, answer: answer, body: try await collectAnswer(body, of: head, limit: configuration.maximumBodySize))
-            }
-            var outcome = CallOutcome(head: head, answer: answer)
-            switch call.destination {
-            case .memory: break
-            case .file(let download):
-                // Written by the attempt that received it (see `ChainEnd`), unless a middleware answered.
-                if let body { try await download.receive(head, body: body) }
-                outcome.bodySize = try await download.complete()
-            case .caller: outcome.stream = body ?? HTTPBody()
-            }
-            return outcome
+        let requestBody = try await call.built.body?.httpBody().reportingProgress(to: context.uploadProgress)
+        let answer = try await chain.run(call.built.head, requestBody, baseURL, context)
+        let (head, body) = (answer.response, answer.body)
+        guard head.status.kind == .successful, call.destination.isTransfer else {
+            return CallOutcome(head: head, answer: answer, body: try await collectAnswer(body, of: head, limit: configuration.maximumBodySize))
         }
+        var outcome = CallOutcome(head: head, answer: answer)
+        switch call.destination {
+        case .memory: break
+        case .file(let download):
+            // Written by the attempt that received it (see `ChainEnd`), unless a middleware answered.
+            if let body { try await download.receive(head, body: body) }
+            outcome.bodySize = try await download.complete()
+        case .caller: outcome.stream = body ?? HTTPBody()
+        }
+        return outcome
     }
 
     // MARK: 3. Validate
