@@ -24,6 +24,18 @@ struct SecretListTests {
         #expect(redaction.redact(text: "no URL here") == "no URL here")
     }
 
+    /// Names an app adds count whatever their case, as the defaults do.
+    @Test func namesTheAppAddsAreCaseInsensitive() throws {
+        var redaction = Redaction()
+        redaction.headerNames.insert("X-Session-Key")
+        redaction.queryNames.formUnion(["Session", "SIGNED"])
+        let field = try #require(HTTPField.Name("x-session-key"))
+        #expect(redaction.isSecret(header: field))
+        #expect(redaction.redact(HTTPFields([HTTPField(name: field, value: "k-1")]))[field] == "REDACTED")
+        #expect(redaction.redact(url: "https://h/p?session=s1&Signed=s2&page=2") == "https://h/p?session=REDACTED&Signed=REDACTED&page=2")
+        #expect(redaction.headerNames.contains("x-session-key"), "kept lowercased")
+    }
+
     @Test func credentialFieldsCountEvenWithAnEmptyList() {
         var redaction = Redaction()
         redaction.headerNames = []

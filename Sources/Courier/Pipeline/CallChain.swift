@@ -69,6 +69,8 @@ struct CallChain: Sendable {
 /// The end of a client's chain: what happens to a request no step answered.
 struct ChainEnd: Sendable {
     let transport: any ClientTransport
+    /// The transport as a ``CourierTransport``, if it is one (looked up once, not per call).
+    let courierTransport: (any CourierTransport)?
     /// The client's timeout, for a transport outside a Courier client's attempt.
     let timeout: Duration
     /// The client's body limit, within which the body of a plain `ClientTransport` is read.
@@ -77,6 +79,7 @@ struct ChainEnd: Sendable {
 
     init(transport: any ClientTransport, configuration: Client.Configuration) {
         self.transport = transport
+        courierTransport = transport as? any CourierTransport
         timeout = configuration.timeout
         maximumBodySize = configuration.maximumBodySize
         redaction = configuration.redaction
@@ -122,7 +125,7 @@ struct ChainEnd: Sendable {
     /// bounds it itself, its body streaming on; any other transport (which may read the context as
     /// ``RequestContext/current``) is bounded here, its body read within the timeout.
     private func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
-        if let transport = transport as? any CourierTransport {
+        if let transport = courierTransport {
             let attempt = TransportAttempt(context, fallbackTimeout: timeout)
             return try await transport.send(request, body: body, baseURL: baseURL, attempt: attempt)
         }

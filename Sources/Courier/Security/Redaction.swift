@@ -9,13 +9,27 @@ import HTTPTypes
 /// field is cached and coalesced only for the user (or the credentials) that sent it; no secret
 /// header field goes to another origin; a cache stores a secret value only as a keyed hash.
 public struct Redaction: Sendable, Hashable {
-    /// Header field names (case-insensitive).
-    public var headerNames: Set<String> = [
+    /// Header field names (case-insensitive: kept lowercased).
+    public var headerNames = Self.defaultHeaderNames {
+        didSet { headerNames = Self.lowercased(headerNames) }
+    }
+    /// Query item names (case-insensitive: kept lowercased).
+    public var queryNames = Self.defaultQueryNames {
+        didSet { queryNames = Self.lowercased(queryNames) }
+    }
+
+    /// `names` with each one lowercased; `names` itself when they already are.
+    private static func lowercased(_ names: Set<String>) -> Set<String> {
+        names.allSatisfy { $0 == $0.lowercased() } ? names : Set(names.map { $0.lowercased() })
+    }
+
+    // Built once: every call's context starts from the default list, and hashing its names each
+    // time cost more than the rest of the call's setup.
+    private static let defaultHeaderNames: Set<String> = [
         "authorization", "proxy-authorization", "cookie", "set-cookie", "x-auth-token", "x-api-key", "api-key",
         "x-goog-api-key", "x-amz-security-token", "x-csrf-token", "x-xsrf-token",
     ]
-    /// Query item names (case-insensitive).
-    public var queryNames: Set<String> = [
+    private static let defaultQueryNames: Set<String> = [
         "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "key", "password", "secret",
         "client_secret", "signature", "sig", "code", "x-amz-signature", "x-amz-security-token", "x-amz-credential",
     ]
@@ -25,7 +39,7 @@ public struct Redaction: Sendable, Hashable {
 
     /// Whether a header's value must be hidden.
     package func isSecret(header name: HTTPField.Name) -> Bool {
-        headerNames.contains(name.canonicalName) || headerNames.contains(name.rawName.lowercased())
+        headerNames.contains(name.canonicalName)
     }
 
     /// Whether a query item's value must be hidden (`name` as it stands in the URL, percent-encoded or not).
