@@ -117,22 +117,17 @@ public struct AsyncHTTPClientTransport: CourierTransport {
     /// A transfer has no deadline for the whole response: its stream fails once no bytes went
     /// either way for the timeout (an idle timeout), so a long healthy download goes on.
     ///
-    /// A request with a body gets a backstop at its deadline: AsyncHTTPClient (1.37) can hold a
-    /// response that ended before it processed the end of the request body, and then its own
-    /// deadline never reaches the delegate. For the same reason its head is never held back.
+    /// A request with a body gets a backstop at its deadline (see `ResponseStream`).
     private func start(
         _ request: HTTPClient.Request, method: HTTPRequest.Method, hasBody: Bool, isTransfer: Bool, deadline: Deadline
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let stream = ResponseStream(waitsForSmallBodies: !hasBody && !isTransfer, idleTimeout: isTransfer ? deadline : nil)
+        let stream = ResponseStream(
+            waitsForSmallBodies: !isTransfer, backstop: hasBody && !isTransfer ? deadline : nil, idleTimeout: isTransfer ? deadline : nil)
         // AsyncHTTPClient's default event loop preference: pinning the delegate and the connection to
         // one loop saves a thread hop but opens a connection per loop (StaleConnectionTests).
         let client = trusted?.client(for: request.url.host) ?? client
         let task = client.execute(request: request, delegate: stream, deadline: isTransfer ? nil : .now() + TimeAmount(deadline.remaining))
         stream.attach(task)
-        if hasBody && !isTransfer {
-            let backstop = task.eventLoop.scheduleTask(deadline: .now() + TimeAmount(deadline.remaining)) { stream.expire() }
-            task.futureResult.whenComplete { _ in backstop.cancel() }
-        }
         let head = try await stream.head()
         var response = try Self.makeResponse(head)
         // A HEAD's, 204's or 304's Content-Length describes another response's body, not this one's.

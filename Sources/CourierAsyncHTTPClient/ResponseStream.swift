@@ -36,20 +36,39 @@ final class ResponseStream: HTTPClientResponseDelegate {
         var cancelled = false
         /// A transfer's idle timer, re-armed by every byte either way; off while the reader is behind.
         var idle: Scheduled<Void>?
+        /// The backstop at the deadline of a request with a body (see ``backstop``).
+        var backstopTimer: Scheduled<Void>?
     }
 
     private let state = Locked(State())
     /// Whether a small announced response is handed over whole (see ``wholeResponseLimit``).
     private let waitsForSmallBodies: Bool
+    /// For a request with a body: its deadline, enforced here too. AsyncHTTPClient (1.37) can hold
+    /// a response that ended before it sent the end of the request body, and then its own deadline
+    /// never reaches the delegate; for the same reason such a response's head is never held back.
+    private let backstop: Deadline?
     /// For a transfer: how long the connection may stay silent, and the error when it does.
     private let idleTimeout: Deadline?
 
-    init(waitsForSmallBodies: Bool, idleTimeout: Deadline? = nil) {
+    init(waitsForSmallBodies: Bool, backstop: Deadline? = nil, idleTimeout: Deadline? = nil) {
         self.waitsForSmallBodies = waitsForSmallBodies
+        self.backstop = backstop
         self.idleTimeout = idleTimeout
     }
 
     // MARK: Fed by AsyncHTTPClient, on the event loop
+
+    func didSendRequestHead(task: HTTPClient.Task<Void>, _ head: HTTPRequestHead) {
+        // Scheduled from the event loop itself, which needs no wake-up of it (from the caller's thread it would).
+        guard let backstop else { return }
+        let timer = task.eventLoop.scheduleTask(in: TimeAmount(backstop.remaining)) { [self] in expire() }
+        let keeps = state.withLock { state in
+            guard state.end == nil else { return false }
+            state.backstopTimer = timer
+            return true
+        }
+        if !keeps { timer.cancel() }
+    }
 
     func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
         rearmIdleTimer(on: task.eventLoop)
@@ -61,7 +80,7 @@ final class ResponseStream: HTTPClientResponseDelegate {
         let waitsForBody = waitsForSmallBodies && announced.map { $0 <= Self.wholeResponseLimit } ?? false
         let waiter = state.withLock { state in
             state.head = head
-            return waitsForBody ? nil : state.releaseHead()
+            return waitsForBody && backstop == nil ? nil : state.releaseHead()
         }
         waiter?.resume(returning: head)
         return task.eventLoop.makeSucceededVoidFuture()
@@ -122,6 +141,8 @@ final class ResponseStream: HTTPClientResponseDelegate {
             }
             state.idle?.cancel()
             state.idle = nil
+            state.backstopTimer?.cancel()
+            state.backstopTimer = nil
             defer { (state.chunkWaiter, state.paused) = (nil, nil) }
             return (state.head, headWaiter, state.chunkWaiter, state.paused)
         }
