@@ -20,7 +20,7 @@ final class ResponseStream: HTTPClientResponseDelegate {
     /// which nearly always arrives in the same read, so the caller's task wakes once, not three times.
     static let wholeResponseLimit = 64 * 1024
 
-    fileprivate struct State {
+    struct State {
         var head: HTTPResponseHead?
         /// Whether the head may go to the reader: at once, or with the body for a small response.
         var headReleased = false
@@ -40,7 +40,7 @@ final class ResponseStream: HTTPClientResponseDelegate {
         var backstopTimer: Scheduled<Void>?
     }
 
-    private let state = Locked(State())
+    let state = Locked(State())
     /// Whether a small announced response is handed over whole (see ``wholeResponseLimit``).
     private let waitsForSmallBodies: Bool
     /// For a request with a body: its deadline, enforced here too. AsyncHTTPClient (1.37) can hold
@@ -158,7 +158,7 @@ final class ResponseStream: HTTPClientResponseDelegate {
     }
 
     /// Restarts a transfer's idle timer (on the event loop the delegate runs on).
-    private func rearmIdleTimer(on loop: any EventLoop) {
+    func rearmIdleTimer(on loop: any EventLoop) {
         guard let idleTimeout else { return }
         let next = loop.scheduleTask(in: TimeAmount(idleTimeout.timeout)) { [self] in expire(with: Self.idleError(idleTimeout)) }
         let (previous, keeps) = state.withLock { state -> (Scheduled<Void>?, Bool) in
@@ -171,32 +171,8 @@ final class ResponseStream: HTTPClientResponseDelegate {
         if !keeps { next.cancel() }
     }
 
-    static func idleError(_ timeout: Deadline) -> CourierError {
-        CourierError(.timedOut, detail: "No bytes for \(timeout.timeout)")
-    }
-
-    // MARK: Read by the transport and the body's reader
-
-    /// Keeps AsyncHTTPClient's task, to cancel it; cancels it at once if the reader already gave up.
-    func attach(_ task: HTTPClient.Task<Void>) {
-        let cancelled = state.withLock { state in
-            state.task = task
-            return state.cancelled
-        }
-        if cancelled { task.cancel() }
-        rearmIdleTimer(on: task.eventLoop)
-    }
-
-    /// Ends the request: AsyncHTTPClient closes the connection and fails the waiting reader.
-    func cancel() {
-        state.withLock { state in
-            state.cancelled = true
-            return state.task
-        }?.cancel()
-    }
-
     /// Fails the waiting reader with the deadline's error and cancels the request, unless the
-    /// response already arrived whole (the transport's backstop).
+    /// response already arrived whole (the backstop and the idle timer).
     func expire(with error: any Error = HTTPClientError.deadlineExceeded) {
         let task = state.withLock { state in state.end == nil ? state.task : nil }
         guard let task else { return }
@@ -204,90 +180,14 @@ final class ResponseStream: HTTPClientResponseDelegate {
         task.cancel()
     }
 
-    /// Ends the request unless the response already arrived whole: the reader dropped the body.
-    func abandon() {
-        state.withLock { state in
-            state.cancelled = true
-            return state.end == nil ? state.task : nil
-        }?.cancel()
-    }
-
-    /// The response head, once it arrives.
-    func head() async throws -> HTTPResponseHead {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponseHead, any Error>) in
-                let ready = state.withLock { state -> Result<HTTPResponseHead, any Error>? in
-                    if state.headReleased, let head = state.head { return .success(head) }
-                    switch state.end {
-                    case .failure(let error): return .failure(error)
-                    case .success: return .failure(HTTPClientError.remoteConnectionClosed)
-                    case nil:
-                        state.headWaiter = continuation
-                        return nil
-                    }
-                }
-                if let ready { continuation.resume(with: ready) }
-            }
-        } onCancel: {
-            cancel()
-        }
-    }
-
-    /// The next chunk of the body, or nil at its end.
-    func nextChunk() async throws -> ByteBuffer? {
-        switch try take() {
-        case .chunk(let chunk): return chunk
-        case .end: return nil
-        case .wait: break
-        }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ByteBuffer?, any Error>) in
-                do {
-                    switch try take(orWaitWith: continuation) {
-                    case .chunk(let chunk): continuation.resume(returning: chunk)
-                    case .end: continuation.resume(returning: nil)
-                    case .wait: break
-                    }
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        } onCancel: {
-            cancel()
-        }
-    }
-
-    private enum Next { case chunk(ByteBuffer), end, wait }
-
-    /// A waiting chunk or the end if there is one; else `.wait`, and `continuation` (if any) is
-    /// resumed by the next chunk or the end.
-    private func take(orWaitWith continuation: CheckedContinuation<ByteBuffer?, any Error>? = nil) throws -> Next {
-        let (next, resume) = try state.withLock { state throws -> (Next, EventLoopPromise<Void>?) in
-            if let chunk = state.chunks.popFirst() {
-                state.unread -= chunk.readableBytes
-                var resume: EventLoopPromise<Void>?
-                if state.unread <= Self.highWater / 2 { (resume, state.paused) = (state.paused, nil) }
-                return (.chunk(chunk), resume)
-            }
-            switch state.end {
-            case .success: return (.end, nil)
-            case .failure(let error): throw error
-            case nil:
-                state.chunkWaiter = continuation
-                return (.wait, nil)
-            }
-        }
-        if let resume {
-            resume.succeed(())
-            rearmIdleTimer(on: resume.futureResult.eventLoop)
-        }
-        return next
+    static func idleError(_ timeout: Deadline) -> CourierError {
+        CourierError(.timedOut, detail: "No bytes for \(timeout.timeout)")
     }
 }
 
 extension ResponseStream.State {
     /// Lets the head go to the reader from now on; returns the reader waiting for it, if any.
-    fileprivate mutating func releaseHead() -> CheckedContinuation<HTTPResponseHead, any Error>? {
+    mutating func releaseHead() -> CheckedContinuation<HTTPResponseHead, any Error>? {
         headReleased = true
         defer { headWaiter = nil }
         return headWaiter
