@@ -30,10 +30,10 @@ extension HTTPCache {
         normalizedURL(url, ignoring: ignored).map(secrets.keyURL)
     }
 
-    /// The secret values of a call with `described` context as this cache keeps them: hashed with
-    /// the storage's key, named by this cache's list and the client's.
-    func secrets(for described: RequestContext?) -> SecretValues {
-        SecretValues(hmac: storage.secrets, redaction: described.map { redaction.merging($0.redaction) } ?? redaction)
+    /// Secret values as this cache keeps them: hashed with the storage's key, named by this cache's
+    /// list and, for a call of a `Client`, the client's.
+    func secrets(alsoNamedBy client: Redaction?) -> SecretValues {
+        SecretValues(hmac: storage.secrets, redaction: client.map(redaction.merging) ?? redaction)
     }
 
     private func normalizedURL(_ url: String, ignoring ignored: Set<String>) -> String? {

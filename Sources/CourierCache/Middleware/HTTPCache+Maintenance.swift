@@ -32,8 +32,7 @@ extension HTTPCache {
     public func remove(_ endpoint: some Endpoint, in client: Client) async throws {
         let url = client.baseURL.absoluteString(appendingRequestPath: try client.requestPath(for: endpoint))
         let ignored = ignoredQueryItems.union(endpoint.cachePolicy?.ignoredQueryItems ?? [])
-        let secrets = SecretValues(hmac: storage.secrets, redaction: redaction.merging(client.configuration.redaction))
-        guard let key = keyURL(url, ignoring: ignored, secrets: secrets) else { return }
+        guard let key = keyURL(url, ignoring: ignored, secrets: secrets(alsoNamedBy: client.configuration.redaction)) else { return }
         await coordination.writes.waitForAll()
         _ = try await storage.removeAll(.url(key, partition: nil))
     }

@@ -103,7 +103,7 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
         let described = context.described
         let policy = described?.cachePolicy ?? defaultPolicy
         let requestURL = baseURL.absoluteString(appendingRequestPath: request.path ?? "/")
-        let secrets = secrets(for: described)
+        let secrets = secrets(alsoNamedBy: described?.redaction)
         guard let url = keyURL(requestURL, ignoring: ignoredQueryItems.union(policy.ignoredQueryItems), secrets: secrets) else {
             return try await next(request, body, baseURL, context)
         }

@@ -69,7 +69,7 @@ import Testing
         var cache = HTTPCache(storage: InMemoryCacheStorage(maximumSize: 1))
         cache.redaction.queryNames = []
         func key(_ url: String, ignoring ignored: Set<String>) -> String? {
-            cache.keyURL(url, ignoring: ignored, secrets: cache.secrets(for: nil))
+            cache.keyURL(url, ignoring: ignored, secrets: cache.secrets(alsoNamedBy: nil))
         }
         #expect(key("https://a.example/x?Signature=1", ignoring: ["Signature"]) == "https://a.example/x")
         #expect(key("https://a.example/x?a=1&Signature=1&b=2", ignoring: ["Signature"]) == "https://a.example/x?a=1&b=2")
@@ -80,14 +80,14 @@ import Testing
 
     @Test func keyURLsKeepSecretQueryValuesAsKeyedHashes() throws {
         let cache = HTTPCache(storage: InMemoryCacheStorage(maximumSize: 1))
-        let secrets = cache.secrets(for: nil)
+        let secrets = cache.secrets(alsoNamedBy: nil)
         let first = try #require(cache.keyURL("https://a.example/x?page=2&token=s3cret&b", ignoring: [], secrets: secrets))
         #expect(!first.contains("s3cret"))
         #expect(first.hasPrefix("https://a.example/x?page=2&token=hmac:") && first.hasSuffix("&b"))
         #expect(cache.keyURL("https://a.example/x?page=2&token=s3cret&b", ignoring: [], secrets: secrets) == first, "one token, one key")
         #expect(cache.keyURL("https://a.example/x?page=2&token=other&b", ignoring: [], secrets: secrets) != first)
         let another = HTTPCache(storage: InMemoryCacheStorage(maximumSize: 1))
-        #expect(another.keyURL("https://a.example/x?page=2&token=s3cret&b", ignoring: [], secrets: another.secrets(for: nil)) != first,
+        #expect(another.keyURL("https://a.example/x?page=2&token=s3cret&b", ignoring: [], secrets: another.secrets(alsoNamedBy: nil)) != first,
                 "the hash is keyed by the storage")
     }
 }
