@@ -30,7 +30,7 @@ struct Feed: Endpoint {
 // One SQLite file, 50 MB at most (least recently used entries go first). A file that
 // can't be opened falls back to memory, with an error logged: the client always works.
 let store = CacheStore.openOrFallBack(fileURL: cacheFile, maximumSize: 50 << 20, logger: logger)
-let cache = HTTPCache(store: store)
+let cache = HTTPCache(storage: store)
 
 let credentials = CredentialStore()
 cache.clearPartition(onSignOutOf: credentials)       // signing out forgets that user's data
@@ -81,7 +81,7 @@ func downloadTiles(to folder: URL) async throws(CourierError) {
 
 // snippet.clearing
 func housekeeping() async throws {
-    let stats = try await store.statistics()
+    let stats = try await cache.statistics()
     print(stats.entryCount, stats.totalBytes, stats.hitRatio)
     try await cache.remove(Feed(), in: client)        // one endpoint, every user
     try await cache.clear(identity: "user-42")        // one user

@@ -160,7 +160,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-gzip-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 8 << 20)
-        let cache = HTTPCache(store: store)
+        let cache = HTTPCache(storage: store)
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
         serveCompressed(server, Self.rows, extra: [MockHeader("Cache-Control", "max-age=600")])

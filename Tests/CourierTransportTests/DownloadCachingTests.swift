@@ -36,7 +36,7 @@ import Testing
                 if request.header("If-None-Match") == Self.etag { return MockResponse(status: 304, headers: [MockHeader("ETag", Self.etag)] + headers) }
                 return .bytes(transferBytes, contentType: "application/octet-stream", headers: [MockHeader("ETag", Self.etag)] + headers)
             }
-            let client = Client(baseURL: server.baseURL, transport: kind.make(), middlewares: [HTTPCache(store: store)], configure: configure)
+            let client = Client(baseURL: server.baseURL, transport: kind.make(), middlewares: [HTTPCache(storage: store)], configure: configure)
             do {
                 try await body(server, client, store, folder)
                 try await server.shutdown()
@@ -58,7 +58,7 @@ import Testing
         #expect(again.source == .network)
         #expect(server.requestCount("/report.bin") == 2)
         #expect(try Data(contentsOf: destination) == Data(transferBytes))
-        #expect(try await store.statistics().entryCount == 0)
+        #expect(try await store.totals().entryCount == 0)
     }
 
     /// Not even when the client's default policy caches: a download is asked for by the call or its endpoint.
@@ -75,7 +75,7 @@ import Testing
             let first = try await client.download(Report(), to: folder.appendingPathComponent("first.bin"), cachePolicy: .followHTTP)
             #expect(first.source == .network)
             // Copied from the file before the download returned.
-                #expect(try await store.statistics().entryCount == 1)
+                #expect(try await store.totals().entryCount == 1)
 
             let destination = folder.appendingPathComponent("second.bin")
             let updates = Locked<[TransferProgress]>([])
@@ -96,7 +96,7 @@ import Testing
             await store.close()
             // The app starts again: a new store on the same file, a new client.
             let reopened = try CacheStore(fileURL: folder.appendingPathComponent("cache/store.sqlite"), maximumSize: 64 << 20)
-            let restarted = Client(baseURL: server.baseURL, transport: kind.make(), middlewares: [HTTPCache(store: reopened)])
+            let restarted = Client(baseURL: server.baseURL, transport: kind.make(), middlewares: [HTTPCache(storage: reopened)])
             let destination = folder.appendingPathComponent("second.bin")
             let second = try await restarted.download(CachedReport(), to: destination)
             #expect(second.source == .cache)

@@ -112,7 +112,7 @@ import Testing
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
         server.route("GET", "/big", respond: .json("[" + String(repeating: "1,", count: 100_000) + "1]", headers: [MockHeader("Cache-Control", "max-age=600")]))
-        let cache = HTTPCache(store: store)
+        let cache = HTTPCache(storage: store)
         let client = Client(baseURL: server.baseURL, transport: kind.make(), middlewares: [cache]) {
             $0.maximumBodySize = 64 * 1024
             $0.cachePolicy = .followHTTP

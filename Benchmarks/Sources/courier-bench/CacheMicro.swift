@@ -20,12 +20,12 @@ func cacheMicroCases(iterations: Int) throws -> [MicroCase] {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-micro-cache")
     try? FileManager.default.removeItem(at: directory)
     let store = try CacheStore(fileURL: directory.appendingPathComponent("miss.sqlite"), maximumSize: 50 << 20)
-    let cached = Client(baseURL: baseURL, transport: transport, middlewares: [HTTPCache(store: store)]) {
+    let cached = Client(baseURL: baseURL, transport: transport, middlewares: [HTTPCache(storage: store)]) {
         $0.cachePolicy = .followHTTP
     }
     let unstored = Client(
         baseURL: baseURL, transport: NoopCachedTransport(body: Fixtures.cached, cacheControl: "no-store"),
-        middlewares: [HTTPCache(store: store)]
+        middlewares: [HTTPCache(storage: store)]
     ) { $0.cachePolicy = .followHTTP }
     var counter = 0
     return [

@@ -194,14 +194,14 @@ struct Subjects {
         try? FileManager.default.removeItem(at: cacheDirectory)
         let store = try CacheStore(fileURL: cacheDirectory.appendingPathComponent("cache.sqlite"), maximumSize: 50 << 20)
         let cached = Client(
-            baseURL: baseURL, transport: AsyncHTTPClientTransport(client: http), middlewares: [HTTPCache(store: store)]
+            baseURL: baseURL, transport: AsyncHTTPClientTransport(client: http), middlewares: [HTTPCache(storage: store)]
         ) { $0.cachePolicy = .followHTTP }
         cacheClient = cached
         breakdown = Breakdown(http: http, session: session, baseURL: baseURL)
         courierCache = Self.courier("Courier+HTTPCache hit, one URL", baseline: "raw AHC", cached)
 
         let hitStore = try CacheStore(fileURL: cacheDirectory.appendingPathComponent("store.sqlite"), maximumSize: 200 << 20)
-        let hitCache = HTTPCache(store: hitStore)
+        let hitCache = HTTPCache(storage: hitStore)
         let storeClient = Client(
             baseURL: baseURL, transport: AsyncHTTPClientTransport(client: http), middlewares: [hitCache]
         ) { $0.cachePolicy = .followHTTP }
@@ -211,7 +211,7 @@ struct Subjects {
             _ = try await storeClient.send(FeedEndpoint(name: name, n: n))
         }
         let missStore = try CacheStore(fileURL: cacheDirectory.appendingPathComponent("miss.sqlite"), maximumSize: 200 << 20)
-        let missCache = HTTPCache(store: missStore)
+        let missCache = HTTPCache(storage: missStore)
         let missClient = Client(
             baseURL: baseURL, transport: AsyncHTTPClientTransport(client: http), middlewares: [missCache]
         ) { $0.cachePolicy = .followHTTP }

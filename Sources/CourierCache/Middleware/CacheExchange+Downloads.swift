@@ -11,7 +11,11 @@ extension CacheExchange {
     /// statuses pass through unstored. A failed copy costs the download nothing.
     func storeDownload(_ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date) async -> (HTTPResponse, HTTPBody?) {
         guard body == nil, response.status == .ok, let file = download?.wholeBodyFile else { return (response, body) }
-        await store(storable(response, selection: selection, requestTime: requestTime), body: .file(file))
+        do {
+            await store(storable(response, selection: selection, requestTime: requestTime), body: try .file(file))
+        } catch {
+            cache.logger.error("A download could not be stored", metadata: ["url": loggedURL, "error": logged(error)])
+        }
         return (response, body)
     }
 }

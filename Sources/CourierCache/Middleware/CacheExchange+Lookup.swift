@@ -26,7 +26,7 @@ extension CacheExchange {
               let served = try? await answering(answer, rules.servedResponse(for: hit.metadata.storedResponse, now: cache.clock), hit)
         else { return nil }
         await storage.recordUse(of: hit.metadata)
-        storage.counters.add(hits: 1)
+        cache.counters.add(hits: 1)
         self.source.withLock { $0 = source }
         return served
     }

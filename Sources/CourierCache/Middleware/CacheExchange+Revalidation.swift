@@ -20,7 +20,7 @@ extension CacheExchange {
             // The entry vanished meanwhile (evicted, or replaced by another process): ask again, unconditionally.
             return try await networkAndStore(network, fallback: false)
         }
-        storage.counters.add(hits: 1)
+        cache.counters.add(hits: 1)
         source.withLock { $0 = .revalidated }
         return served
     }
@@ -50,7 +50,7 @@ extension CacheExchange {
     }
 
     private func logFailedRevalidation(_ error: any Error) {
-        storage.logger.warning(
+        cache.logger.warning(
             "Background revalidation failed; the stored response is kept",
             metadata: ["url": loggedURL, "error": logged(error)])
     }

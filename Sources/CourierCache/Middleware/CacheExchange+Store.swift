@@ -29,7 +29,7 @@ extension CacheExchange {
     func userIsKnown() -> Bool {
         guard filedAsAnonymous, below.withLock(\.wasCredentialed) else { return true }
         if cache.coordination.shouldWarnAboutCredentials() {
-            storage.logger.error(
+            cache.logger.error(
                 "HTTPCache can't tell which user this response belongs to, so it is not stored: list CredentialsMiddleware before the cache, or give HTTPCache the credential provider",
                 metadata: ["url": loggedURL])
         }
@@ -64,21 +64,17 @@ extension CacheExchange {
             requestTime: requestTime, responseTime: cache.clock)
     }
 
-    /// Stores a response, best effort (the storage logs and counts its failures), and counts what
-    /// it stored and evicted. Bytes are written after the caller has its answer (see
+    /// Stores a response, best effort (a failure is counted, and logged once a run of them), and
+    /// counts what it stored and evicted. Bytes are written after the caller has its answer (see
     /// ``StoresInFlight``); a download's file before the download returns, since the app may move it.
-    func store(_ response: StorableResponse, body: StorableBody) async {
-        guard case .bytes = body else { return await storeNow(response, body: body) }
+    func store(_ response: StorableResponse, body: CacheBody) async {
+        guard body.bytes != nil else { return await storeNow(response, body: body) }
         cache.coordination.writes.start(key) { await self.storeNow(response, body: body) }
     }
 
-    private func storeNow(_ response: StorableResponse, body: StorableBody) async {
-        do {
-            let outcome = try await storage.store(response, body: body)
-            if outcome.stored != nil { telemetry.count(MetricName.cacheStored, []) }
-            if outcome.evictedCount > 0 { telemetry.count(MetricName.cacheEvictedBytes, [], by: outcome.evictedBytes) }
-        } catch {
-            storage.logger.error("A response could not be stored", metadata: ["url": loggedURL, "error": logged(error)])
-        }
+    private func storeNow(_ response: StorableResponse, body: CacheBody) async {
+        guard let outcome = try? await storage.store(response, body: body) else { return }
+        if outcome.stored != nil { telemetry.count(MetricName.cacheStored, []) }
+        if outcome.evictedCount > 0 { telemetry.count(MetricName.cacheEvictedBytes, [], by: outcome.evictedBytes) }
     }
 }

@@ -34,7 +34,7 @@ struct CacheExchange: Sendable {
     /// How stale an entry may be to answer when the network fails: the call's policy's, else the cache's.
     let offlineAllowance: TimeInterval?
 
-    var storage: any CacheStorage { cache.storage }
+    var storage: ObservedStorage { cache.storage }
 
     // MARK: policies
 
@@ -44,14 +44,14 @@ struct CacheExchange: Sendable {
         if let hit = try await lookup(), let served = try await serve(hit, as: .cache) {
             return served
         }
-        storage.counters.add(misses: 1)
+        cache.counters.add(misses: 1)
         return gatewayTimeout()
     }
 
     /// `CachePolicy.alwaysUseCache`: any matching entry whatever its age, else the network (stored).
     func anyCachedOrNetwork(_ network: Network) async throws -> (HTTPResponse, HTTPBody?) {
         if let hit = try await lookup(), let served = try await serve(hit, as: .cache) { return served }
-        storage.counters.add(misses: 1)
+        cache.counters.add(misses: 1)
         return try await networkAndStore(network, fallback: false)
     }
 
@@ -81,10 +81,10 @@ struct CacheExchange: Sendable {
             }
             return try await networkAndStore(network, fallback: false)
         case .onlyIfCachedMiss:
-            storage.counters.add(misses: 1)
+            cache.counters.add(misses: 1)
             return gatewayTimeout()
         case .unusable:
-            storage.counters.add(misses: 1)
+            cache.counters.add(misses: 1)
             let candidates = hit.map { [$0.metadata] } ?? unselected.current
             if let served = try await completingPart(among: candidates, network) { return served }
             if hit == nil, let served = try await validatingUnselected(candidates, network) { return served }
@@ -175,7 +175,7 @@ struct Hit: Sendable {
     var body: Data?
 
     /// The body, read now when the lookup left it on disk; nil when the entry is gone.
-    func loadBody(from storage: any CacheStorage) async throws -> Data? {
+    func loadBody(from storage: ObservedStorage) async throws -> Data? {
         if let body { return body }
         return try await storage.body(of: metadata)
     }

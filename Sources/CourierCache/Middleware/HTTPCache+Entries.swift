@@ -26,7 +26,7 @@ extension HTTPCache {
     /// in all; returns how many were removed. The cache's ``ignoredQueryItems`` don't count.
     @discardableResult
     public func remove(url: URL, in partition: CachePartition? = nil) async throws -> Int {
-        guard let normalized = keyURL(url.absoluteString, ignoring: ignoredQueryItems, secrets: secrets(alsoNamedBy: nil)) else { return 0 }
+        guard let normalized = keyURL(url.absoluteString, ignoring: ignoredQueryItems, secrets: try await storage.secrets(alsoNamedBy: nil)) else { return 0 }
         if partition != .ownCredentials {
             await coordination.writes.waitForAll()
             return try await storage.removeAll(.url(normalized, partition: partition?.storageName))

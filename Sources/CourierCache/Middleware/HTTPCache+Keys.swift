@@ -8,7 +8,7 @@ extension HTTPCache {
     /// signatures never reach the cache file either.
     ///
     /// ```swift
-    /// var cache = HTTPCache(store: store)
+    /// var cache = HTTPCache(storage: store)
     /// cache.ignoredQueryItems = HTTPCache.presignedURLQueryItems
     /// ```
     ///
@@ -28,12 +28,6 @@ extension HTTPCache {
     /// ``redaction``); nil when it is not an http(s) URL.
     func keyURL(_ url: String, ignoring ignored: Set<String>, secrets: SecretValues) -> String? {
         normalizedURL(url, ignoring: ignored).map(secrets.keyURL)
-    }
-
-    /// Secret values as this cache keeps them: hashed with the storage's key, named by this cache's
-    /// list and, for a call of a `Client`, the client's.
-    func secrets(alsoNamedBy client: Redaction?) -> SecretValues {
-        SecretValues(hmac: storage.secrets, redaction: client.map(redaction.merging) ?? redaction)
     }
 
     private func normalizedURL(_ url: String, ignoring ignored: Set<String>) -> String? {

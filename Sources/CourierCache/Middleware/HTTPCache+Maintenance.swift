@@ -8,11 +8,15 @@ extension HTTPCache {
         await coordination.writes.waitForAll()
     }
 
-    /// Hits and misses counted by this cache's storage, and what it holds, once the responses
-    /// accepted so far are written.
+    /// What this cache counted, and what its storage holds once the responses accepted so far
+    /// are written.
     public func statistics() async throws -> CacheStatistics {
         await coordination.writes.waitForAll()
-        return try await storage.currentStatistics()
+        let totals = try await storage.totals()
+        let counted = counters.snapshot
+        return CacheStatistics(
+            hits: counted.hits, misses: counted.misses, evictions: counted.evictions, failures: counted.failures,
+            entryCount: totals.entryCount, totalBytes: totals.totalBytes)
     }
 
     /// Removes every stored response; the removed bytes leave the file too.
@@ -32,7 +36,7 @@ extension HTTPCache {
     public func remove(_ endpoint: some Endpoint, in client: Client) async throws {
         let url = client.baseURL.absoluteString(appendingRequestPath: try client.requestPath(for: endpoint))
         let ignored = ignoredQueryItems.union(endpoint.cachePolicy?.ignoredQueryItems ?? [])
-        guard let key = keyURL(url, ignoring: ignored, secrets: secrets(alsoNamedBy: client.configuration.redaction)) else { return }
+        guard let key = keyURL(url, ignoring: ignored, secrets: try await storage.secrets(alsoNamedBy: client.configuration.redaction)) else { return }
         await coordination.writes.waitForAll()
         _ = try await storage.removeAll(.url(key, partition: nil))
     }

@@ -8,17 +8,17 @@ import HTTPTypes
 /// neither their case nor their order changes their meaning). A name in ``names`` without an entry
 /// in ``values`` means the original request did not carry that field, and it then only matches
 /// requests that lack it too.
-package struct VarySelection: Sendable, Hashable, Codable {
+public struct VarySelection: Sendable, Hashable, Codable {
     /// The lowercased, sorted, de-duplicated field names listed by `Vary`.
-    package let names: [String]
+    public let names: [String]
     /// The normalised request values by lowercased name; absent fields have no entry.
-    package let values: [String: String]
+    public let values: [String: String]
 
     /// A selection for a response without `Vary`: it matches every request.
-    package static let none = VarySelection(names: [], values: [:])
+    public static let none = VarySelection(names: [], values: [:])
 
     /// Creates a selection from names and values (names are lowercased; values kept as given).
-    package init(names: [String], values: [String: String]) {
+    public init(names: [String], values: [String: String]) {
         let lowered = Set(names.map { $0.lowercased() })
         self.names = lowered.sorted()
         var filtered: [String: String] = [:]
@@ -62,8 +62,8 @@ package struct VarySelection: Sendable, Hashable, Codable {
         return true
     }
 
-    /// A stable text form (sorted names, `name=value` lines) used as a database key.
-    package var canonicalKey: String {
+    /// A stable text form (sorted names, `name=value` lines): what a storage tells variants of a key apart by.
+    public var canonicalKey: String {
         names.isEmpty ? "" : names.map { name in values[name].map { "\(name)=\($0)" } ?? name }.joined(separator: "\n")
     }
 

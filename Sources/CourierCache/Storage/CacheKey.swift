@@ -4,14 +4,15 @@ import HTTPTypes
 /// Identifies the stored responses of one resource: method, full URL (query included) and user partition.
 ///
 /// Variants of the same key are told apart by their ``VarySelection``.
-package struct CacheKey: Sendable, Hashable {
+public struct CacheKey: Sendable, Hashable {
     /// The request method, e.g. `GET`.
-    package var method: String
-    /// The normalised absolute URL including the query (see ``normalizedURL(_:)``).
-    package var url: String
-    /// The partition the response belongs to (`""` for anonymous requests); never holds a NUL
-    /// (see `HTTPCache.partition(ofUser:)`): SQLite text parameters end at one.
-    package var partition: String
+    public var method: String
+    /// The normalised absolute URL including the query: scheme and host lowercased, default port
+    /// and fragment removed, path and query kept byte for byte.
+    public var url: String
+    /// The partition the response belongs to (`""` for anonymous requests, `id:` and the escaped
+    /// identity for a user's); never holds a NUL, which some databases' text ends at.
+    public var partition: String
 
     /// Creates a key from a URL, normalising it with ``normalizedURL(_:)``.
     package init(method: String = "GET", url: URL, partition: String = "") {
@@ -19,7 +20,7 @@ package struct CacheKey: Sendable, Hashable {
     }
 
     /// Creates a key from an already normalised URL string, used verbatim.
-    package init(method: String = "GET", normalizedURL: String, partition: String = "") {
+    public init(method: String = "GET", normalizedURL: String, partition: String = "") {
         self.method = method
         self.url = normalizedURL
         self.partition = partition

@@ -1,19 +1,17 @@
-/// Counters and size of a ``CacheStore``.
+/// What an ``HTTPCache`` counted and what its storage holds (``HTTPCache/statistics()``).
 ///
-/// `hits`, `misses` and `evictions` count since this `CacheStore` instance was created (hits and
-/// misses are counted by ``HTTPCache``);
-/// `entryCount` and `totalBytes` describe the database file, whichever process wrote it.
+/// `hits`, `misses`, `evictions` and `failures` count since this `HTTPCache` was created;
+/// `entryCount` and `totalBytes` describe the storage, whichever process or server wrote it.
 public struct CacheStatistics: Sendable, Hashable {
-    /// Requests answered from the cache, as reported by the caller.
+    /// Requests answered from the cache.
     public var hits: Int
-    /// Requests the cache could not answer, as reported by the caller.
+    /// Requests the cache could not answer.
     public var misses: Int
-    /// Variants removed by this instance to stay under the size limit.
+    /// Variants the storage removed for this cache's stores, to stay under its size limit.
     public var evictions: Int
-    /// Store operations that failed (each is logged with the file's path).
+    /// Storage operations that failed (the call went on without the cache; the first failure of a
+    /// run is logged).
     public var failures: Int
-    /// Times a file damaged while in use was replaced by a fresh one (and deleted).
-    public var recoveries: Int
     /// Stored variants.
     public var entryCount: Int
     /// Bodies plus approximate metadata size, in bytes.
@@ -21,14 +19,12 @@ public struct CacheStatistics: Sendable, Hashable {
 
     /// Creates statistics.
     public init(
-        hits: Int = 0, misses: Int = 0, evictions: Int = 0, failures: Int = 0, recoveries: Int = 0, entryCount: Int = 0,
-        totalBytes: Int = 0
+        hits: Int = 0, misses: Int = 0, evictions: Int = 0, failures: Int = 0, entryCount: Int = 0, totalBytes: Int = 0
     ) {
         self.hits = hits
         self.misses = misses
         self.evictions = evictions
         self.failures = failures
-        self.recoveries = recoveries
         self.entryCount = entryCount
         self.totalBytes = totalBytes
     }

@@ -2,30 +2,30 @@ import Foundation
 import HTTPTypes
 
 /// One stored variant without its body: everything needed to decide freshness and to serve headers.
-package struct CachedMetadata: Sendable, Hashable {
-    /// The database row id; a replaced variant gets a new id, so a stale snapshot never reads a newer body.
-    package let id: Int64
+public struct CachedMetadata: Sendable, Hashable {
+    /// The storage's id for it; a replaced variant gets a new one, so a stale snapshot never reads a newer body.
+    public let id: Int64
     /// The key the variant is stored under.
-    package let key: CacheKey
+    public let key: CacheKey
     /// The request header values the variant was selected by.
-    package let varySelection: VarySelection
+    public let varySelection: VarySelection
     /// The stored status code.
-    package let status: Int
+    public let status: Int
     /// The stored response header fields, in order, duplicates kept.
-    package let headers: HTTPFields
+    public let headers: HTTPFields
     /// When the request that produced the response was sent.
-    package let requestTime: Date
+    public let requestTime: Date
     /// When the response was received (or last revalidated).
-    package let responseTime: Date
+    public let responseTime: Date
     /// The body length in bytes.
-    package let bodySize: Int
+    public let bodySize: Int
     /// When the variant was written.
-    package let storedAt: Date
+    public let storedAt: Date
     /// When the variant was last stored, touched or revalidated.
-    package let lastAccess: Date
+    public let lastAccess: Date
 
-    /// Creates a metadata snapshot (the store creates these; tests and adapters may too).
-    package init(
+    /// Creates a metadata snapshot (a storage creates these as it reads them).
+    public init(
         id: Int64, key: CacheKey, varySelection: VarySelection, status: Int, headers: HTTPFields,
         requestTime: Date, responseTime: Date, bodySize: Int, storedAt: Date, lastAccess: Date
     ) {

@@ -4,13 +4,12 @@ import HTTPTypes
 import Logging
 import OpenAPIRuntime
 
-/// A ``CacheStorage`` in memory: for tests of the cache's behaviour without a file, and for
-/// sessions that must leave no trace. Evicts the least recently used variants like ``CacheStore``.
-package final class InMemoryCacheStorage: CacheStorage {
-    package let maximumSize: Int
-    package let counters = StoreCounters()
-    package let logger: Logger
-    package let secrets: HMAC
+/// A ``CacheStorage`` in memory: for sessions that must leave no trace, and for tests of what is
+/// cached without a file. Evicts the least recently used variants like ``CacheStore``.
+public final class InMemoryCacheStorage: CacheStorage {
+    public let maximumSize: Int
+    /// This run's key for secret values: nothing outlives the storage.
+    private let key: [UInt8]
 
     private struct Entry {
         var metadata: CachedMetadata
@@ -46,14 +45,15 @@ package final class InMemoryCacheStorage: CacheStorage {
     private let state = Locked(State())
 
     /// Creates an empty storage of at most `maximumSize` bytes.
-    package init(maximumSize: Int, logger: Logger = Logger(label: "courier.cache", factory: { _ in SwiftLogNoOpLogHandler() })) {
+    public init(maximumSize: Int) {
         self.maximumSize = maximumSize
-        self.logger = logger
         var generator = SystemRandomNumberGenerator()
-        secrets = HMAC(key: (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        key = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 
-    package func variants(of key: CacheKey, inlineBodyLimit: Int) async throws -> [StoredVariant] {
+    public func secretKey() async throws -> [UInt8] { key }
+
+    public func variants(of key: CacheKey, inlineBodyLimit: Int) async throws -> [StoredVariant] {
         state.withLock { state in
             state.entries.values.filter { $0.metadata.key == key }.sorted { $0.metadata.id < $1.metadata.id }.map {
                 StoredVariant(metadata: $0.metadata, body: $0.body.count <= inlineBodyLimit ? $0.body : nil)
@@ -61,25 +61,15 @@ package final class InMemoryCacheStorage: CacheStorage {
         }
     }
 
-    package func body(of entry: CachedMetadata) async throws -> Data? {
-        state.withLock { state in
-            state.entries[entry.id].flatMap { $0.metadata.key == entry.key ? $0.body : nil }
-        }
+    public func body(of entry: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
+        let body = state.withLock { state in state.entries[entry.id].flatMap { $0.metadata.key == entry.key ? $0.body : nil } }
+        return body?.body(at: offsets)
     }
 
-    package func body(of entry: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
-        try await body(of: entry)?.body(at: offsets)
-    }
-
-    package func store(_ response: StorableResponse, body: StorableBody) async throws -> StoreOutcome {
-        guard (100...999).contains(response.status) else { throw CacheStoreError.invalidStatus(response.status) }
-        let bytes: Data
-        switch body {
-        case .bytes(let data): bytes = data
-        case .file(let url):
-            do { bytes = try Data(contentsOf: url, options: .alwaysMapped) } catch {
-                throw CourierError(.file, detail: "Cannot read \(url.path): \(error.localizedDescription)")
-            }
+    public func store(_ response: StorableResponse, body: CacheBody) async throws -> StoreOutcome {
+        var bytes = body.bytes ?? Data()
+        if body.bytes == nil {
+            for try await chunk in body.chunks() { bytes.append(chunk) }
         }
         let metaSize = CacheStorageSize.metadata(of: response)
         let limit = maximumSize
@@ -100,12 +90,11 @@ package final class InMemoryCacheStorage: CacheStorage {
                 outcome.evictedCount += 1
                 outcome.evictedBytes += victim.size
             }
-            counters.add(evictions: outcome.evictedCount)
             return outcome
         }
     }
 
-    package func updateHeaders(of entry: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
+    public func updateHeaders(of entry: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
         let metaSize = CacheStorageSize.metadata(of: entry, headers: headers)
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
         return state.withLock { state in
@@ -122,7 +111,7 @@ package final class InMemoryCacheStorage: CacheStorage {
         }
     }
 
-    package func recordUse(of entry: CachedMetadata) async {
+    public func recordUse(of entry: CachedMetadata) async {
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
         state.withLock { state in
             guard var stored = state.entries[entry.id] else { return }
@@ -132,7 +121,7 @@ package final class InMemoryCacheStorage: CacheStorage {
         }
     }
 
-    package func remove(_ entry: CachedMetadata) async throws -> Bool {
+    public func remove(_ entry: CachedMetadata) async throws -> Bool {
         state.withLock { state in
             guard state.entries[entry.id]?.metadata.key == entry.key else { return false }
             state.remove(entry.id)
@@ -140,30 +129,21 @@ package final class InMemoryCacheStorage: CacheStorage {
         }
     }
 
-    package func removeAll(_ scope: CacheScope) async throws -> Int {
+    public func removeAll(_ scope: CacheScope) async throws -> Int {
         state.withLock { state in
-            let doomed = state.entries.values.filter { entry in
-                let key = entry.metadata.key
-                switch scope {
-                case .url(let url, let partition): return key.url == url && (partition == nil || key.partition == partition)
-                case .under(let prefix, let partition):
-                    return CacheScope.url(key.url, isUnder: prefix) && (partition == nil || key.partition == partition)
-                case .partition(let partition): return key.partition == partition
-                case .everything: return true
-                }
-            }
+            let doomed = state.entries.values.filter { scope.contains($0.metadata.key) }
             for entry in doomed { state.remove(entry.metadata.id) }
             return doomed.count
         }
     }
 
-    package func entries(in partition: String?) async throws -> [CachedMetadata] {
+    public func entries(in partition: String?) async throws -> [CachedMetadata] {
         state.withLock { state in
             state.entries.values.map(\.metadata).filter { partition == nil || $0.key.partition == partition }.sorted { $0.id < $1.id }
         }
     }
 
-    package func totals() async throws -> (entries: Int, bytes: Int) {
-        state.withLock { ($0.entries.count, $0.bytes) }
+    public func totals() async throws -> CacheTotals {
+        state.withLock { CacheTotals(entryCount: $0.entries.count, totalBytes: $0.bytes) }
     }
 }

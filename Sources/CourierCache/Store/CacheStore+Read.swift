@@ -8,8 +8,8 @@ extension CacheStore {
     /// to decode (a damaged or foreign file) and rows without a body are skipped, never trapped on.
     ///
     /// The read goes through one of the pool's readers, which in WAL mode never waits for a writer
-    /// (see ``read(_:_:)``).
-    package func variants(of key: CacheKey, inlineBodyLimit: Int) async throws -> [StoredVariant] {
+    /// (see `read(_:_:)`).
+    public func variants(of key: CacheKey, inlineBodyLimit: Int) async throws -> [StoredVariant] {
         try read("lookup") { db in
             let rows = try Row.fetchCursor(
                 db.cachedStatement(sql: Self.lookupSQL), arguments: [inlineBodyLimit, key.partition, key.url, key.method])
@@ -32,7 +32,7 @@ extension CacheStore {
         WHERE entry.partitionKey = ? AND entry.url = ? AND entry.method = ? ORDER BY entry.id
         """
 
-    package func entries(in partition: String?) async throws -> [CachedMetadata] {
+    public func entries(in partition: String?) async throws -> [CachedMetadata] {
         try read("entries") { db in
             let rows = try Row.fetchCursor(db.cachedStatement(sql: Self.entriesSQL), arguments: [partition])
             var entries: [CachedMetadata] = []
@@ -72,7 +72,8 @@ extension CacheStore {
             bodySize: bodySize, storedAt: Date(timeIntervalSince1970: storedAt), lastAccess: Date(timeIntervalSince1970: lastAccess))
     }
 
-    package func body(of entry: CachedMetadata) async throws -> Data? {
+    /// The whole body of a variant, in one read; nil when it has been replaced or removed.
+    func wholeBody(of entry: CachedMetadata) throws -> Data? {
         try read("body") { db in
             // Matched on the key too, not the id alone: after a damaged file is replaced, ids start
             // over, and an id read before must not reach another URL's or another user's body.
@@ -90,8 +91,8 @@ extension CacheStore {
     /// I/O (which GRDB doesn't offer), from one snapshot of the file: a read transaction on a
     /// connection of its own, held until the stream ends or is released, so a write meanwhile
     /// can't change the bytes it serves. A store in memory serves it from memory.
-    package func body(of entry: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
-        guard let fileURL else { return try await body(of: entry)?.body(at: offsets) }
+    public func body(of entry: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
+        guard let fileURL else { return try wholeBody(of: entry)?.body(at: offsets) }
         // Failures are logged, counted and a damaged file replaced, as for every other read.
         let opened = try accessNow("streamedBody") { _ in
             try BodyCursor(path: fileURL.path, entryID: entry.id, key: entry.key, offsets: offsets)
@@ -100,11 +101,11 @@ extension CacheStore {
         return HTTPBody(StoredBodyChunks(cursor: Locked(cursor)), length: .known(Int64(offsets.count)), iterationBehavior: .single)
     }
 
-    package func totals() async throws -> (entries: Int, bytes: Int) {
+    public func totals() async throws -> CacheTotals {
         // Kept by triggers (see ``migrator``): summing every row would cost a scan.
         try read("statistics") { db in
             let row = try Row.fetchOne(db, sql: "SELECT entries, bytes FROM totals")
-            return (row?[0] ?? 0, row?[1] ?? 0)
+            return CacheTotals(entryCount: row?[0] ?? 0, totalBytes: row?[1] ?? 0)
         }
     }
 }

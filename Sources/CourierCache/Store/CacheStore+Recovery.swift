@@ -33,7 +33,7 @@ extension CacheStore {
     }
 
     /// Runs `work` on the current database. A failure is never silent, even when the caller goes on
-    /// without the cache: it is logged with the file's path and counted in ``statistics()``; when
+    /// without the cache: it is logged with the file's path and counted by the cache; when
     /// the file itself is damaged (overwritten, truncated, deleted), a fresh database takes its
     /// place (the damaged one is deleted), so later calls cache again.
     func access<T>(_ operation: String, _ work: (any DatabaseWriter) async throws -> T) async throws -> T {
@@ -57,16 +57,14 @@ extension CacheStore {
 
     private func currentDatabase() throws -> OpenDatabase {
         guard let open = database.current else {
-            counters.add(failures: 1)
             throw CacheStoreError.unavailable
         }
         return open
     }
 
-    /// Logs and counts a failed operation, recovering a damaged file; returns the error to rethrow.
+    /// Logs a failed operation, recovering a damaged file; returns the error to rethrow.
     private func failed(_ operation: String, _ error: any Error, _ writer: any DatabaseWriter) -> any Error {
         guard !Self.isCancellation(error) else { return error }
-        counters.add(failures: 1)
         logger.error(
             "Cache store operation failed",
             metadata: ["path": "\(fileURL?.path ?? ":memory:")", "operation": "\(operation)", "error": "\(error)"])
@@ -83,7 +81,7 @@ extension CacheStore {
                 let aside = try Self.moveAside(fileURL)
                 current = try Self.open(fileURL: fileURL, logger: logger)
                 Self.deleteAside(aside)
-                counters.add(recoveries: 1)
+                recovered.withLock { $0 += 1 }
                 logger.warning(
                     "Cache database was damaged while in use; deleted and recreated",
                     metadata: ["path": "\(fileURL.path)"])
@@ -109,17 +107,6 @@ extension CacheStore {
     private static func isCancellation(_ error: any Error) -> Bool {
         error is CancellationError || (error as? DatabaseError)?.resultCode == .SQLITE_INTERRUPT
     }
-}
-
-extension CacheStore {
-    /// The keyed hash of secret request values under the current file's key; a store without a
-    /// database (which stores nothing) hashes under a key of this run.
-    package var secrets: HMAC { database.current?.secrets ?? Self.ephemeralSecrets }
-
-    private static let ephemeralSecrets: HMAC = {
-        var generator = SystemRandomNumberGenerator()
-        return HMAC(key: (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-    }()
 }
 
 extension CacheStore {
@@ -185,11 +172,11 @@ extension CacheStore {
 /// through, with the file's key for secret values. Replaced whole when a damaged file is recovered.
 struct OpenDatabase: Sendable {
     let writer: any DatabaseWriter
-    /// The keyed hash of secret request values, under the file's own random key (see ``CacheStore/secretKey(in:)``).
-    let secrets: HMAC
+    /// The file's own random key for secret request values (see ``CacheStore/secretKey(in:)``).
+    let secretKey: [UInt8]
 
     init(writer: any DatabaseWriter) throws {
         self.writer = writer
-        secrets = HMAC(key: try CacheStore.secretKey(in: writer))
+        secretKey = try CacheStore.secretKey(in: writer)
     }
 }

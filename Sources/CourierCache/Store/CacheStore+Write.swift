@@ -9,30 +9,24 @@ extension CacheStore {
     /// Stores a response (see ``CacheStorage/store(_:body:)``), then evicts the least recently
     /// used variants (stored, touched or revalidated longest ago) until the total fits
     /// ``maximumSize``. A file body is opened now and copied a chunk at a time, never whole in memory.
-    package func store(_ response: StorableResponse, body: StorableBody) async throws -> StoreOutcome {
-        guard (100...999).contains(response.status) else { throw CacheStoreError.invalidStatus(response.status) }
+    public func store(_ response: StorableResponse, body: CacheBody) async throws -> StoreOutcome {
         let limit = maximumSize
-        let outcome: StoreOutcome
-        switch body {
-        case .bytes(let bytes):
-            outcome = try writeNow("store") { db in
+        if let bytes = body.bytes {
+            return try writeNow("store") { db in
                 try Self.replace(with: response, bodySize: bytes.count, limit: limit, db) { id in
                     try db.cachedStatement(sql: "INSERT INTO body (entryId, data) VALUES (?, ?)").execute(arguments: [id, bytes])
                 }
             }
-        case .file(let url):
-            let source = try SourceFile(url)
-            // Over SQLite's largest value: stored as too large, which removes the older variant.
-            let fileLimit = source.size <= Self.largestBody ? limit : 0
-            outcome = try await write("store") { db in
-                try Self.replace(with: response, bodySize: source.size, limit: fileLimit, db) { id in
-                    try db.execute(sql: "INSERT INTO body (entryId, data) VALUES (?, zeroblob(?))", arguments: [id, source.size])
-                    try source.copy(intoBodyOf: id, db)
-                }
+        }
+        guard let source = body.file else { return StoreOutcome() }
+        // Over SQLite's largest value: stored as too large, which removes the older variant.
+        let fileLimit = source.size <= Self.largestBody ? limit : 0
+        return try await write("store") { db in
+            try Self.replace(with: response, bodySize: source.size, limit: fileLimit, db) { id in
+                try db.execute(sql: "INSERT INTO body (entryId, data) VALUES (?, zeroblob(?))", arguments: [id, source.size])
+                try source.copy(intoBodyOf: id, db)
             }
         }
-        counters.add(evictions: outcome.evictedCount)
-        return outcome
     }
 
     /// Replaces the variant of `response`'s key and vary selection with it (the body inserted by
@@ -90,7 +84,7 @@ extension CacheStore {
         return StoreOutcome(evictedCount: victims.count, evictedBytes: before - total)
     }
 
-    package func updateHeaders(of entry: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
+    public func updateHeaders(of entry: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
         let metaSize = CacheStorageSize.metadata(of: entry, headers: headers)
         let arguments: StatementArguments = [
             HeaderCoding.encode(headers), requestTime.timeIntervalSince1970, responseTime.timeIntervalSince1970, metaSize,
@@ -108,10 +102,10 @@ extension CacheStore {
         }
     }
 
-    /// Marks a variant as used, unless its recorded use is younger than ``useGranularity``:
+    /// Marks a variant as used, unless its recorded use is younger than a minute:
     /// eviction orders variants by use to the minute, so a hit on one used (or stored) within the
-    /// last minute costs no write at all. Failures are logged and counted, never thrown.
-    package func recordUse(of entry: CachedMetadata) async {
+    /// last minute costs no write at all. Failures are logged, never thrown.
+    public func recordUse(of entry: CachedMetadata) async {
         guard Date().timeIntervalSince(entry.lastAccess) >= Self.useGranularity else { return }
         let arguments: StatementArguments = [Date().timeIntervalSince1970, entry.id]
         _ = try? writeNow("recordUse") { db in
@@ -124,7 +118,7 @@ extension CacheStore {
     /// How recent a recorded use may be for a hit not to record another (see ``recordUse(of:)``).
     static let useGranularity: TimeInterval = 60
 
-    package func remove(_ entry: CachedMetadata) async throws -> Bool {
+    public func remove(_ entry: CachedMetadata) async throws -> Bool {
         // Matched on the key too: after a damaged file is replaced, ids start over.
         try delete(
             "DELETE FROM entry WHERE id = ? AND partitionKey = ? AND url = ? AND method = ?",
@@ -134,7 +128,7 @@ extension CacheStore {
     /// Removes the variants in `scope`. For a partition or everything, the bytes leave the file
     /// too: SQLite overwrites what it deletes (`secure_delete`), and the write-ahead log, which
     /// still holds the old pages, is checkpointed and emptied.
-    package func removeAll(_ scope: CacheScope) async throws -> Int {
+    public func removeAll(_ scope: CacheScope) async throws -> Int {
         switch scope {
         case .url(let url, let partition?):
             return try delete("DELETE FROM entry WHERE partitionKey = ? AND url = ?", [partition, url])
@@ -187,8 +181,6 @@ extension CacheStore {
 
 /// Errors of the store itself (database failures while running are GRDB `DatabaseError`s).
 public enum CacheStoreError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The status code is outside `100...999`.
-    case invalidStatus(Int)
     /// The database file can't be opened or created (a read-only folder, a full disk, a path under a file).
     case cannotOpen(path: String, reason: String)
     /// The store has no database (see ``CacheStore/openOrFallBack(fileURL:maximumSize:logger:)``).
@@ -197,7 +189,6 @@ public enum CacheStoreError: Error, Sendable, Hashable, CustomStringConvertible 
     /// What went wrong, with the file's path where there is one.
     public var description: String {
         switch self {
-        case .invalidStatus(let status): "Status \(status) can't be stored"
         case .cannotOpen(let path, let reason): "The cache database at \(path) can't be opened: \(reason)"
         case .unavailable: "The cache store has no database"
         }

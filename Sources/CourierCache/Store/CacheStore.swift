@@ -13,7 +13,8 @@ import Logging
 /// what one stores, the others read once it is committed.
 ///
 /// A store fails loudly and degrades gracefully: every failed operation is logged with the file's
-/// path and counted in ``statistics()``; a file damaged while in use is replaced (and deleted);
+/// path (and counted by the ``HTTPCache`` it serves); a file damaged while in use is replaced (and
+/// deleted, counted in ``recoveries``);
 /// and ``openOrFallBack(fileURL:maximumSize:logger:)`` gives an app a working store (on disk, else in
 /// memory, else one that stores nothing) when the file can't be opened at all.
 public final class CacheStore: CacheStorage {
@@ -23,8 +24,10 @@ public final class CacheStore: CacheStorage {
     public let fileURL: URL?
     /// The database: replaced when a damaged file is recovered, nil when the store is unavailable.
     let database: Locked<OpenDatabase?>
-    package let logger: Logger
-    package let counters = StoreCounters()
+    /// Where the store reports its failures and recoveries, with the file's path.
+    let logger: Logger
+    /// How many times a file damaged while in use was replaced by a fresh one.
+    let recovered = Locked(0)
 
     /// Opens (or creates) the cache database at `fileURL`, recovering from a corrupt file.
     ///
@@ -80,8 +83,9 @@ public final class CacheStore: CacheStorage {
         }
     }
 
-    /// Creates an ephemeral store in memory, for tests and sessions that must leave no trace.
-    public static func inMemory(
+    /// An ephemeral SQLite store in memory: ``openOrFallBack(fileURL:maximumSize:logger:)``'s
+    /// fallback (``InMemoryCacheStorage`` is the in-memory storage to choose).
+    static func inMemory(
         maximumSize: Int,
         logger: Logger = Logger(label: "courier.cache", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws -> CacheStore {
@@ -90,16 +94,20 @@ public final class CacheStore: CacheStorage {
         return CacheStore(writer: queue, maximumSize: maximumSize, logger: logger)
     }
 
-    /// The counters of this instance and the current size of the database.
-    public func statistics() async throws -> CacheStatistics {
-        guard database.current != nil else {
-            let counted = counters.snapshot
-            return CacheStatistics(
-                hits: counted.hits, misses: counted.misses, evictions: counted.evictions, failures: counted.failures,
-                recoveries: counted.recoveries)
-        }
-        return try await currentStatistics()
+    /// How many times this instance replaced a file damaged while in use by a fresh one (and
+    /// deleted the damaged one).
+    public var recoveries: Int { recovered.current }
+
+    /// The key of the file's secret values (see ``CacheStorage/secretKey()``), made with the file;
+    /// a store without a database (which stores nothing) hashes under a key of this run.
+    public func secretKey() async throws -> [UInt8] {
+        database.current?.secretKey ?? Self.ephemeralKey
     }
+
+    private static let ephemeralKey: [UInt8] = {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }()
 
     /// Closes the file (its write-ahead log checkpointed and emptied); later calls fail with
     /// ``CacheStoreError/unavailable``. Releasing the store closes it too.

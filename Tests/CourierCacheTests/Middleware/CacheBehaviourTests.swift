@@ -68,7 +68,7 @@ import OpenCombine
         // Another cache on the file reads what this one has committed.
         await fixture.cache.flush()
         let reopened = try CacheStore(fileURL: fixture.directory.appendingPathComponent("cache.sqlite"), maximumSize: 10 << 20)
-        let client = Client(baseURL: fixture.server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [HTTPCache(store: reopened)])
+        let client = Client(baseURL: fixture.server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [HTTPCache(storage: reopened)])
         let response = try await client.response(for: Feed(), cachePolicy: .followHTTP)
         #expect(response.source == .cache)
         #expect(response.value["n"]?.int == 1)

@@ -57,7 +57,7 @@ import Testing
             #expect(totals[.user("alice")]?.entryCount == 2)
             #expect(totals[.anonymous]?.entryCount == 1)
             let bytes = totals.values.map(\.totalBytes).reduce(0, +)
-            #expect(bytes == (try await storage.totals().bytes), "counted as the size limit counts them")
+            #expect(bytes == (try await storage.totals().totalBytes), "counted as the size limit counts them")
         }
     }
 

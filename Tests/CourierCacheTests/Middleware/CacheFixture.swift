@@ -23,7 +23,7 @@ struct CacheFixture {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cache-\(UUID().uuidString)")
         let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: maximumSize)
         let clock = TestDate()
-        let cache = HTTPCache(store: store, offlineAllowance: offlineAllowance, now: { clock.now })
+        let cache = HTTPCache(storage: store, offlineAllowance: offlineAllowance, now: { clock.now })
         let client = Client(baseURL: server.baseURL, transport: transport, middlewares: extraMiddlewares + [cache])
         return CacheFixture(server: server, directory: directory, store: store, cache: cache, client: client, clock: clock)
     }
@@ -36,7 +36,7 @@ struct CacheFixture {
         await cache.flush()
         let reopened = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: store.maximumSize)
         let clock = self.clock
-        let cache = HTTPCache(store: reopened, offlineAllowance: cache.offlineAllowance, now: { clock.now })
+        let cache = HTTPCache(storage: reopened, offlineAllowance: cache.offlineAllowance, now: { clock.now })
         let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [cache])
         return CacheFixture(server: server, directory: directory, store: reopened, cache: cache, client: client, clock: clock)
     }

@@ -16,7 +16,7 @@ import Tracing
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
         countingRoute(server, headers: [MockHeader("Cache-Control", "max-age=600")])
-        let cache = HTTPCache(store: try CacheStore.inMemory(maximumSize: 1 << 20))
+        let cache = HTTPCache(storage: InMemoryCacheStorage(maximumSize: 1 << 20))
         let client = Client(
             baseURL: server.baseURL, transport: AsyncHTTPClientTransport(),
             middlewares: [TelemetryMiddleware(), cache, AttemptTelemetryMiddleware()]
@@ -90,7 +90,7 @@ import Tracing
         static func make() async throws -> Fixture {
             let server = try await MockServer.start()
             let clock = TestDate()
-            let cache = HTTPCache(store: try CacheStore.inMemory(maximumSize: 1 << 20), now: { clock.now })
+            let cache = HTTPCache(storage: InMemoryCacheStorage(maximumSize: 1 << 20), now: { clock.now })
             let (metrics, tracer) = (TestMetrics(), InMemoryTracer())
             let client = Client(
                 baseURL: server.baseURL, transport: AsyncHTTPClientTransport(),
@@ -111,8 +111,8 @@ import Tracing
         defer { Task { try? await server.shutdown() } }
         let body = String(repeating: "x", count: 3000)
         server.route("GET", "/item/*", respond: .json(#"{"b":"\#(body)"}"#, headers: [MockHeader("Cache-Control", "max-age=600")]))
-        let store = try CacheStore.inMemory(maximumSize: 8000)
-        let cache = HTTPCache(store: store)
+        let store = InMemoryCacheStorage(maximumSize: 8000)
+        let cache = HTTPCache(storage: store)
         let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [cache]) {
             $0.telemetry = Telemetry(metrics: metrics)
         }

@@ -29,7 +29,7 @@ import Testing
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-partition-\(UUID().uuidString)")
             let store = CredentialStore(.bearer("token-a", identity: "alice", refreshToken: "r"))
             let cacheStore = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20)
-            let cache = HTTPCache(store: cacheStore, credentials: cacheKnowsCredentials ? store : nil)
+            let cache = HTTPCache(storage: cacheStore, credentials: cacheKnowsCredentials ? store : nil)
             cache.clearPartition(onSignOutOf: store)
             server.route("GET", "/profile") { request in
                 .json(#"{"owner":"\#(request.header("Authorization") ?? "")"}"#, headers: [MockHeader("Cache-Control", "private, max-age=600")])
@@ -86,8 +86,8 @@ import Testing
         let setup = try await Setup.make()
         defer { Task { await setup.tearDown() } }
         let logs = LogRecorder()
-        let store = try CacheStore.inMemory(maximumSize: 1 << 20, logger: logs.logger)
-        let cache = HTTPCache(store: store)
+        let store = InMemoryCacheStorage(maximumSize: 1 << 20)
+        let cache = HTTPCache(storage: store, logger: logs.logger)
         let client = GeneratedStyleClient(
             baseURL: setup.server.baseURL, middlewares: [cache, CredentialsMiddleware(provider: setup.store)]
         )
@@ -104,8 +104,8 @@ import Testing
         let setup = try await Setup.make()
         defer { Task { await setup.tearDown() } }
         let logs = LogRecorder()
-        let store = try CacheStore.inMemory(maximumSize: 1 << 20, logger: logs.logger)
-        let cache = HTTPCache(store: store)
+        let store = InMemoryCacheStorage(maximumSize: 1 << 20)
+        let cache = HTTPCache(storage: store, logger: logs.logger)
         let client = Client(
             baseURL: setup.server.baseURL, transport: AsyncHTTPClientTransport(),
             middlewares: [cache, BearerFromStore(store: setup.store)]
@@ -125,9 +125,9 @@ import Testing
         let setup = try await Setup.make()
         defer { Task { await setup.tearDown() } }
         let logs = LogRecorder()
-        let store = try CacheStore.inMemory(maximumSize: 1 << 20, logger: logs.logger)
+        let store = InMemoryCacheStorage(maximumSize: 1 << 20)
         var middlewares: [any ClientMiddleware] = [
-            HTTPCache(store: store), TokenRefreshMiddleware(store: setup.store) { $0 }, BearerFromStore(store: setup.store),
+            HTTPCache(storage: store, logger: logs.logger), TokenRefreshMiddleware(store: setup.store) { $0 }, BearerFromStore(store: setup.store),
         ]
         if listsCredentials { middlewares.append(CredentialsMiddleware(provider: setup.store)) }
         let client = Client(baseURL: setup.server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: middlewares)

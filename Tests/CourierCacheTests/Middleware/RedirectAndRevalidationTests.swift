@@ -73,9 +73,9 @@ import OpenAPIRuntime
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
         let logs = LogRecorder()
-        let store = try CacheStore.inMemory(maximumSize: 1 << 20, logger: logs.logger)
+        let store = InMemoryCacheStorage(maximumSize: 1 << 20)
         let clock = TestDate()
-        let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [HTTPCache(store: store, now: { clock.now })])
+        let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [HTTPCache(storage: store, logger: logs.logger, now: { clock.now })])
         server.route("GET", "/feed", script: [
             .json(#"{"n":1}"#, headers: [MockHeader("Cache-Control", "max-age=1, stale-while-revalidate=60")]),
             MockResponse.json("{}").with(fault: .reset),
@@ -96,7 +96,7 @@ import OpenAPIRuntime
     func backgroundRevalidationEndsWithItsClient(cancelsExplicitly: Bool) async throws {
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
-        let store = try CacheStore.inMemory(maximumSize: 1 << 20)
+        let store = InMemoryCacheStorage(maximumSize: 1 << 20)
         let clock = TestDate()
         server.route("GET", "/feed", script: [
             // Closed after the answer, so the only connection left open is the revalidation's.
@@ -107,7 +107,7 @@ import OpenAPIRuntime
         ])
         // A timeout past the wait below: only a cancel can end the revalidation within it.
         var client: Client? = Client(
-            baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [HTTPCache(store: store, now: { clock.now })]
+            baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [HTTPCache(storage: store, now: { clock.now })]
         ) { $0.timeout = .seconds(600) }
         _ = try await client?.send(Feed(), cachePolicy: .followHTTP)
         clock.advance(by: 2)
@@ -143,7 +143,7 @@ import OpenAPIRuntime
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
         let clock = TestDate()
-        let cache = HTTPCache(store: try CacheStore.inMemory(maximumSize: 1 << 20), now: { clock.now })
+        let cache = HTTPCache(storage: InMemoryCacheStorage(maximumSize: 1 << 20), now: { clock.now })
         let credentials = CredentialStore(.bearer("token-a", identity: "alice"))
         let seen = Locked<[String]>([])
         server.route("GET", "/feed") { request in

@@ -40,7 +40,7 @@ import Testing
                 let caller = key ?? request.header("Authorization").map { _ in "bearer" } ?? "nobody"
                 return .json(#"{"caller":"\#(caller)","marker":"body-of-\#(caller)-zq"}"#, headers: headers)
             }
-            return Setup(server: server, directory: directory, store: store, cache: HTTPCache(store: store))
+            return Setup(server: server, directory: directory, store: store, cache: HTTPCache(storage: store))
         }
 
         /// Every byte of the database, its write-ahead log and its shared memory.
@@ -130,7 +130,7 @@ import Testing
         await setup.cache.flush()
         await setup.store.close()
         let reopenedStore = try CacheStore(fileURL: setup.directory.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20)
-        let reopened = HTTPCache(store: reopenedStore)
+        let reopened = HTTPCache(storage: reopenedStore)
         let client2 = Client(
             baseURL: setup.server.baseURL, transport: transport.make(),
             middlewares: [CredentialsMiddleware(provider: credentials), reopened])
@@ -220,7 +220,7 @@ import Testing
 
         try await setup.cache.clear(identity: "carol")
         #expect(try await setup.fileBytes().range(of: Data("body-of-carol-zq".utf8)) == nil)
-        #expect(try await setup.store.statistics().entryCount == 0)
+        #expect(try await setup.store.totals().entryCount == 0)
     }
 
     @Test func clearingTheCacheTakesTheBytesOutOfTheFiles() async throws {

@@ -22,13 +22,13 @@ import Testing
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
         let logs = LogRecorder()
-        let store = try CacheStore.inMemory(maximumSize: 1 << 20, logger: logs.logger)
+        let store = InMemoryCacheStorage(maximumSize: 1 << 20)
         let clock = TestDate()
         let credentials = CredentialStore(.bearer("SECRET-TOKEN", identity: "u1", refreshToken: "SECRET-REFRESH"))
         let client = Client(
             baseURL: server.baseURL, transport: transport.make(),
             middlewares: [
-                LoggingMiddleware(logger: logs.logger(level: .trace)), HTTPCache(store: store, now: { clock.now }),
+                LoggingMiddleware(logger: logs.logger(level: .trace)), HTTPCache(storage: store, logger: logs.logger, now: { clock.now }),
                 CredentialsMiddleware(provider: credentials),
             ]
         ) { $0.defaultHeaders[HTTPField.Name("X-Api-Key")!] = "SECRET-HEADER" }

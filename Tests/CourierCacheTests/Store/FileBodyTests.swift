@@ -70,7 +70,7 @@ import Testing
     }
 
     /// A file that another program appends to while it is copied is not stored (its bytes would
-    /// not be the response's), and the failure is counted.
+    /// not be the response's).
     @Test func aFileThatGrowsWhileItIsCopiedIsNotStored() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 100 << 20)
@@ -87,12 +87,11 @@ import Testing
             }
             appender.start()
             let outcome = await #expect(throws: CourierError.self) {
-                try await store.store(StoreFixtures.response(Self.key), body: .file(file))
+                try await store.store(StoreFixtures.response(Self.key), body: try .file(file))
             }
             appending.withLock { $0 = false }
             #expect(outcome?.kind == .file)
             #expect(try await store.variants(for: Self.key).isEmpty)
-            #expect(try await store.statistics().failures == 1)
             await store.close()
         }
     }

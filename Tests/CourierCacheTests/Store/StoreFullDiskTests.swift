@@ -27,7 +27,7 @@ import Testing
             }
             let logs = LogRecorder()
             let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 50 << 20, logger: logs.logger)
-            let cache = HTTPCache(store: store)
+            let cache = HTTPCache(storage: store)
             let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [cache])
             for n in 0..<5 { _ = try await client.send(Feed(path: "/feed/\(n)"), cachePolicy: .followHTTP) }
             await cache.flush()
@@ -42,7 +42,7 @@ import Testing
             // New responses can't be stored; the calls still succeed.
             for n in 5..<40 { _ = try await client.send(Feed(path: "/feed/\(n)"), cachePolicy: .followHTTP) }
             #expect(try await cache.statistics().failures >= 1)
-            #expect(try await cache.statistics().recoveries == 0)
+            #expect(store.recoveries == 0)
 
             // Offline, everything stored before the disk filled is still there.
             try await server.goDown()
@@ -81,7 +81,7 @@ import Testing
             server.route("GET", "/pack", respond: .bytes(pack, contentType: "application/octet-stream", headers: [MockHeader("Cache-Control", "max-age=600")]))
             let logs = LogRecorder()
             let store = try CacheStore(fileURL: storeFolder.appendingPathComponent("cache.sqlite"), maximumSize: 50 << 20, logger: logs.logger)
-            let cache = HTTPCache(store: store)
+            let cache = HTTPCache(storage: store)
             let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [cache])
             _ = try await client.send(Feed(path: "/feed/1"), cachePolicy: .followHTTP)
             await cache.flush()
@@ -90,7 +90,7 @@ import Testing
             _ = try await client.download(Pack(), to: destination)
             #expect(try Data(contentsOf: destination) == Data(pack))
             #expect(try await cache.statistics().failures >= 1)
-            #expect(try await cache.statistics().recoveries == 0)
+            #expect(store.recoveries == 0)
             #expect(try await client.download(Pack(), to: destination).source == .network)
 
             try await server.goDown()

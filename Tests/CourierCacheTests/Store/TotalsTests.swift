@@ -32,17 +32,19 @@ import Testing
             try await Self.expectTotalsMatchRows(store, file, entries: 4)
 
             // Past the limit: eviction reads the totals each write has just added to.
-            for index in 0..<8 { try await StoreFixtures.put(store, StoreFixtures.key("more\(index)"), body: Data(count: 1500)) }
-            let statistics = try await store.statistics()
-            #expect(statistics.evictions > 0)
-            #expect(statistics.totalBytes <= 12_000)
+            var evicted = 0
+            for index in 0..<8 {
+                evicted += try await store.store(StoreFixtures.response(StoreFixtures.key("more\(index)")), body: .bytes(Data(count: 1500))).evictedCount
+            }
+            #expect(evicted > 0)
+            #expect(try await store.totals().totalBytes <= 12_000)
             try await Self.expectTotalsMatchRows(store, file, entries: nil)
         }
     }
 
-    /// The store's statistics equal a count and sum of the file's rows (and `entries`, when given).
+    /// The store's totals equal a count and sum of the file's rows (and `entries`, when given).
     private static func expectTotalsMatchRows(_ store: CacheStore, _ file: URL, entries: Int?) async throws {
-        let statistics = try await store.statistics()
+        let statistics = try await store.totals()
         let counted = try DatabaseQueue(path: file.path).read { db in
             try Row.fetchOne(db, sql: "SELECT COUNT(*) AS entries, COALESCE(SUM(bodySize + metaSize), 0) AS bytes FROM entry")
         }

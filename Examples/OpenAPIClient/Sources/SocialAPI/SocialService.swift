@@ -36,7 +36,7 @@ public struct SocialService: Sendable {
     ///   - logger: Where the request and response lines go (debug level, secrets redacted); silent unless given.
     public init(
         serverURL: URL,
-        cacheStore: CacheStore,
+        cacheStore: any CacheStorage,
         transport: any ClientTransport = AsyncHTTPClientTransport(),
         retryPolicy: RetryPolicy = .default,
         logger: Logger = Logger(label: "social-api", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -44,7 +44,7 @@ public struct SocialService: Sendable {
         let credentials = CredentialStore()
         // A generated client has no Courier request context, so the cache learns who is signed in
         // from the credential provider itself: each user's responses stay apart.
-        let cache = HTTPCache(store: cacheStore, credentials: credentials)
+        let cache = HTTPCache(storage: cacheStore, credentials: credentials)
         let retry = RetryMiddleware(policy: retryPolicy)
         let logging = LoggingMiddleware(logger: logger)
         let auth = Client(serverURL: serverURL, transport: transport, middlewares: [retry, logging])

@@ -15,7 +15,7 @@ import Testing
     ) async throws {
         let api = try await SampleAPIServer.start()
         let social = SocialService(
-            serverURL: api.server.baseURL, cacheStore: try CacheStore.inMemory(maximumSize: 1 << 20), retryPolicy: retryPolicy
+            serverURL: api.server.baseURL, cacheStore: InMemoryCacheStorage(maximumSize: 1 << 20), retryPolicy: retryPolicy
         )
         do {
             try await social.signIn(username: "ann", password: "secret")
