@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierCache", targets: ["CourierCache"]),
+        .library(name: "CourierCachePostgres", targets: ["CourierCachePostgres"]),
         .library(name: "CourierCallbacks", targets: ["CourierCallbacks"]),
         .library(name: "CourierCombine", targets: ["CourierCombine"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
@@ -35,6 +36,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // PostgreSQL's wire protocol and a connection pool, for the cache storage a fleet shares.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -86,6 +89,19 @@ let package = Package(
                 // SQLite's C API, for reading a large stored body a chunk at a time (GRDB links the same library).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The cache storage a fleet of servers shares, in PostgreSQL: a product of its own, so an
+        // app that doesn't use it doesn't build postgres-nio.
+        .target(
+            name: "CourierCachePostgres",
+            dependencies: [
+                "Courier", "CourierCache",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -172,8 +188,10 @@ let package = Package(
         .testTarget(
             name: "CourierCacheTests",
             dependencies: [
-                "Courier", "CourierCache", "CourierCombine", "CourierTesting", "CourierAsyncHTTPClient", "CourierTestSupport",
+                "Courier", "CourierCache", "CourierCachePostgres", "CourierCombine", "CourierTesting", "CourierAsyncHTTPClient",
+                "CourierTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),

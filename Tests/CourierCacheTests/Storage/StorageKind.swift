@@ -1,13 +1,20 @@
 @testable import CourierCache
+import CourierCachePostgres
 import Foundation
 import Testing
 
 /// The storages the conformance suite runs against: the SQLite store on a new file, the SQLite store
-/// opened again on the file it created (and closed), and the in-memory one.
+/// opened again on the file it created (and closed), the in-memory one, and PostgreSQL (a database
+/// of its own on the tests' throwaway server; left out, loudly, where PostgreSQL isn't installed).
 enum StorageKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqlite
     case reopened
     case memory
+    case postgres
+
+    static var allCases: [StorageKind] {
+        ThrowawayPostgres.isAvailable ? [.sqlite, .reopened, .memory, .postgres] : [.sqlite, .reopened, .memory]
+    }
 
     var testDescription: String { rawValue }
 
@@ -16,6 +23,12 @@ enum StorageKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         switch self {
         case .memory:
             return try await body(InMemoryCacheStorage(maximumSize: maximumSize))
+        case .postgres:
+            let server = try ThrowawayPostgres.shared.get()
+            let database = try await server.makeDatabase()
+            return try await server.withClient(database: database) { client in
+                try await body(PostgresCacheStorage(client: client, maximumSize: maximumSize))
+            }
         case .sqlite, .reopened:
             return try await StoreFixtures.withTemporaryDirectory { directory in
                 let file = directory.appendingPathComponent("cache.sqlite")

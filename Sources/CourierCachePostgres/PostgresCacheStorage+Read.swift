@@ -1,0 +1,142 @@
+import CourierCache
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import PostgresNIO
+
+extension PostgresCacheStorage {
+    public func variants(of key: CacheKey, inlineBodyLimit: Int) async throws -> [StoredVariant] {
+        try await run("lookup") { [logger] client in
+            let rows = try await client.query(
+                """
+                SELECT e.id, e.vary_key, e.status, e.headers, e.request_time, e.response_time, e.body_size, e.stored_at,
+                    e.last_access, CASE WHEN e.body_size <= \(Int64(inlineBodyLimit))
+                        THEN (SELECT string_agg(c.data, ''::bytea ORDER BY c.start) FROM courier_cache_chunk c WHERE c.entry_id = e.id) END
+                FROM courier_cache_entry e
+                WHERE e.partition_key = \(key.partition) AND e.url = \(key.url) AND e.method = \(key.method)
+                ORDER BY e.id
+                """, logger: logger)
+            var variants: [StoredVariant] = []
+            for try await row in rows {
+                let (id, vary, status, headers, requestTime, responseTime, bodySize, storedAt, lastAccess, body) = try row.decode(
+                    (Int64, String, Int32, Data, Double, Double, Int64, Double, Double, Data?).self)
+                guard let metadata = Self.metadata(
+                    id: id, key: key, vary: vary, status: status, headers: headers, requestTime: requestTime,
+                    responseTime: responseTime, bodySize: bodySize, storedAt: storedAt, lastAccess: lastAccess)
+                else { continue }
+                let inline = bodySize <= inlineBodyLimit ? (bodySize == 0 ? Data() : body) : nil
+                variants.append(StoredVariant(metadata: metadata, body: inline))
+            }
+            return variants
+        }
+    }
+
+    public func entries(in partition: String?) async throws -> [CachedMetadata] {
+        try await run("entries") { [logger] client in
+            let rows = try await client.query(
+                """
+                SELECT id, vary_key, status, headers, request_time, response_time, body_size, stored_at, last_access,
+                    partition_key, url, method
+                FROM courier_cache_entry WHERE \(partition)::text IS NULL OR partition_key = \(partition)
+                ORDER BY id
+                """, logger: logger)
+            var entries: [CachedMetadata] = []
+            for try await row in rows {
+                let (id, vary, status, headers, requestTime, responseTime, bodySize, storedAt, lastAccess, partition, url, method) =
+                    try row.decode((Int64, String, Int32, Data, Double, Double, Int64, Double, Double, String, String, String).self)
+                guard let metadata = Self.metadata(
+                    id: id, key: CacheKey(method: method, normalizedURL: url, partition: partition), vary: vary, status: status,
+                    headers: headers, requestTime: requestTime, responseTime: responseTime, bodySize: bodySize,
+                    storedAt: storedAt, lastAccess: lastAccess)
+                else { continue }
+                entries.append(metadata)
+            }
+            return entries
+        }
+    }
+
+    /// The body at `offsets`, read a chunk row at a time as the reader asks (one query each, each
+    /// within ``timeout``): never more than one chunk in memory. A variant replaced while read ends
+    /// the stream with an error rather than mixing two bodies.
+    public func body(of variant: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
+        guard offsets.lowerBound >= 0, offsets.upperBound <= variant.bodySize else { return nil }
+        let exists = try await run("body") { [logger] client in
+            let rows = try await client.query(
+                """
+                SELECT 1 FROM courier_cache_entry WHERE id = \(variant.id) AND partition_key = \(variant.key.partition)
+                    AND url = \(variant.key.url) AND method = \(variant.key.method)
+                """, logger: logger)
+            for try await _ in rows { return true }
+            return false
+        }
+        guard exists else { return nil }
+        let reader = ChunkReader(storage: self, id: variant.id, offsets: offsets)
+        return HTTPBody(reader, length: .known(Int64(offsets.count)), iterationBehavior: .single)
+    }
+
+    /// The chunk row holding byte `position` of a body, with the offset it starts at; nil when
+    /// the variant is gone.
+    func chunk(at position: Int, of id: Int64) async throws -> (start: Int, data: Data)? {
+        try await run("body") { [logger] client in
+            let rows = try await client.query(
+                """
+                SELECT start, data FROM courier_cache_chunk WHERE entry_id = \(id) AND start <= \(Int64(position))
+                ORDER BY start DESC LIMIT 1
+                """, logger: logger)
+            for try await (start, data) in rows.decode((Int64, Data).self) { return (Int(start), data) }
+            return nil
+        }
+    }
+
+    public func totals() async throws -> CacheTotals {
+        try await run("totals") { [logger] client in
+            let rows = try await client.query("SELECT entries, bytes FROM courier_cache_totals WHERE id = 1", logger: logger)
+            for try await (entries, bytes) in rows.decode((Int64, Int64).self) {
+                return CacheTotals(entryCount: Int(entries), totalBytes: Int(bytes))
+            }
+            return CacheTotals()
+        }
+    }
+
+    /// A row's metadata; nil when it doesn't decode (written by something else).
+    static func metadata(
+        id: Int64, key: CacheKey, vary: String, status: Int32, headers: Data, requestTime: Double, responseTime: Double,
+        bodySize: Int64, storedAt: Double, lastAccess: Double
+    ) -> CachedMetadata? {
+        guard (100...999).contains(status), bodySize >= 0,
+              let selection = Data(vary.utf8).withUnsafeBytes(VaryCoding.decode),
+              let fields = headers.withUnsafeBytes(HeaderCoding.decode)
+        else { return nil }
+        return CachedMetadata(
+            id: id, key: key, varySelection: selection, status: Int(status), headers: fields,
+            requestTime: Date(timeIntervalSince1970: requestTime), responseTime: Date(timeIntervalSince1970: responseTime),
+            bodySize: Int(bodySize), storedAt: Date(timeIntervalSince1970: storedAt), lastAccess: Date(timeIntervalSince1970: lastAccess))
+    }
+}
+
+/// A stored body's bytes at some offsets, read by its one iterator a chunk row at a time.
+struct ChunkReader: AsyncSequence, Sendable {
+    typealias Element = ArraySlice<UInt8>
+    let storage: PostgresCacheStorage
+    let id: Int64
+    let offsets: Range<Int>
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let reader: ChunkReader
+        var position: Int
+
+        mutating func next() async throws -> ArraySlice<UInt8>? {
+            guard position < reader.offsets.upperBound else { return nil }
+            guard let (chunkStart, data) = try await reader.storage.chunk(at: position, of: reader.id) else {
+                throw PostgresCacheError.bodyGone(id: reader.id)
+            }
+            let start = position - chunkStart
+            let end = Swift.min(data.count, reader.offsets.upperBound - chunkStart)
+            guard start < end else { throw PostgresCacheError.bodyGone(id: reader.id) }
+            position += end - start
+            return ArraySlice(data[data.startIndex + start ..< data.startIndex + end])
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: self, position: offsets.lowerBound) }
+}

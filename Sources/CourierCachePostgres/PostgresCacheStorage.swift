@@ -1,0 +1,103 @@
+import Courier
+import CourierCache
+import Foundation
+import Logging
+import PostgresNIO
+
+/// A ``CourierCache/CacheStorage`` in PostgreSQL, which a fleet of servers shares: what one stores,
+/// the others serve; a revalidation, a removal or a user's sign-out is seen by all of them.
+///
+/// ```swift
+/// let database = PostgresClient(configuration: .init(
+///     host: "db.internal", username: "api", password: secret, database: "cache", tls: .require(tls)))
+/// async let _ = database.run()                       // postgres-nio's pool, run by the app
+/// let cache = HTTPCache(storage: PostgresCacheStorage(client: database, maximumSize: 2 << 30))
+/// ```
+///
+/// The tables (`courier_cache_*`) are created on first use and migrated by version, under a lock,
+/// so instances starting together don't race. A lookup is one round trip that brings small bodies
+/// along; a store is one transaction, its body written in chunks of ``chunkSize`` bytes (a large
+/// body is never one value in memory); eviction reads a totals row, never the table, and takes the
+/// least recently used variants without waiting on rows another instance is writing.
+///
+/// Each operation has ``timeout`` to finish: a database that is down, slow or refuses throws
+/// within it, and ``CourierCache/HTTPCache`` then goes on to the network (logging once, counting
+/// each failure). postgres-nio's pool reconnects on its own when the database is back.
+public final class PostgresCacheStorage: CacheStorage {
+    /// The size limit in bytes, shared by every instance that uses the database (the largest one
+    /// given wins at each eviction).
+    public let maximumSize: Int
+    /// How long one operation may take before it fails (and the call goes to the network).
+    public let timeout: Duration
+    /// How many body bytes one row holds.
+    public let chunkSize: Int
+    let client: PostgresClient
+    let logger: Logger
+    /// The schema's creation and the secret key, done once per instance (again after a failure).
+    private let ready = Locked<Task<[UInt8], any Error>?>(nil)
+
+    /// A storage over an app's `PostgresClient` (which the app runs, and whose configuration holds
+    /// the host, credentials and TLS).
+    /// - Parameters:
+    ///   - client: postgres-nio's pool.
+    ///   - maximumSize: The size limit in bytes (bodies plus `CacheStorageSize`'s metadata).
+    ///   - timeout: How long one operation may take; 2 seconds by default.
+    ///   - chunkSize: How many body bytes one row holds; 256 KiB by default.
+    ///   - logger: Where postgres-nio logs the storage's queries; silent by default.
+    public init(
+        client: PostgresClient, maximumSize: Int, timeout: Duration = .seconds(2), chunkSize: Int = 256 << 10,
+        logger: Logger = Logger(label: "courier.cache.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.client = client
+        self.maximumSize = maximumSize
+        self.timeout = timeout
+        self.chunkSize = max(chunkSize, 1)
+        self.logger = logger
+    }
+
+    /// The key every instance sharing the database hashes secret values with: made once, by the
+    /// first instance to start, and kept in the database.
+    public func secretKey() async throws -> [UInt8] {
+        try await prepared()
+    }
+
+    /// Creates or migrates the tables and reads the secret key, once; a failure is tried again by
+    /// the next operation.
+    @discardableResult
+    func prepared() async throws -> [UInt8] {
+        let task = ready.withLock { ready in
+            if let ready { return ready }
+            let task = Task { [client, logger, timeout] in
+                try await Deadline.run(within: timeout, "prepare") {
+                    try await PostgresSchema.prepare(client, logger: logger)
+                }
+            }
+            ready = task
+            return task
+        }
+        do {
+            return try await task.value
+        } catch {
+            ready.withLock { if $0 == task { $0 = nil } }
+            throw error
+        }
+    }
+
+    /// Runs `body` in one transaction of `client`, throwing the body's own error when it failed
+    /// (postgres-nio wraps it with the rollback's).
+    static func transaction<T: Sendable>(
+        _ client: PostgresClient, logger: Logger, _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        do {
+            return try await client.withTransaction(logger: logger) { try await body($0) }
+        } catch let error as PostgresTransactionError {
+            throw error.closureError ?? error
+        }
+    }
+
+    /// Runs one operation on a prepared database within ``timeout``.
+    func run<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
+        try await prepared()
+        return try await Deadline.run(within: timeout, operation) { [client] in try await body(client) }
+    }
+}

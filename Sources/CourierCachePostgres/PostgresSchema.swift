@@ -1,0 +1,88 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The storage's tables, created and migrated by version on first use.
+///
+/// - `courier_cache_meta`: the schema version and the secret key (made once, by the first instance).
+/// - `courier_cache_entry`: one row per stored variant, unique by key and vary selection; ids
+///   come from an identity column, never given twice; `use_order` from a sequence, so every
+///   instance orders uses alike.
+/// - `courier_cache_chunk`: a body in chunks, each by the offset it starts at (whatever chunk size
+///   the writer had), removed with its entry.
+/// - `courier_cache_totals`: one row with the count and bytes, kept by every write in its own
+///   transaction, so neither eviction nor statistics scan the table.
+enum PostgresSchema {
+    /// The version this library writes; a database at a later one is refused, not downgraded.
+    static let version = 1
+
+    /// Each version's statements, applied in order from the database's version to ``version``.
+    static let migrations: [Int: [String]] = [
+        1: [
+            """
+            CREATE TABLE courier_cache_entry (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                partition_key text NOT NULL, url text NOT NULL, method text NOT NULL, vary_key text NOT NULL,
+                status integer NOT NULL, headers bytea NOT NULL,
+                request_time double precision NOT NULL, response_time double precision NOT NULL,
+                body_size bigint NOT NULL, meta_size bigint NOT NULL,
+                stored_at double precision NOT NULL, last_access double precision NOT NULL, use_order bigint NOT NULL,
+                UNIQUE (partition_key, url, method, vary_key))
+            """,
+            "CREATE INDEX courier_cache_entry_url ON courier_cache_entry (url text_pattern_ops)",
+            "CREATE INDEX courier_cache_entry_use ON courier_cache_entry (use_order)",
+            "CREATE SEQUENCE courier_cache_use",
+            """
+            CREATE TABLE courier_cache_chunk (
+                entry_id bigint NOT NULL REFERENCES courier_cache_entry (id) ON DELETE CASCADE,
+                start bigint NOT NULL, data bytea NOT NULL, PRIMARY KEY (entry_id, start))
+            """,
+            """
+            CREATE TABLE courier_cache_totals (
+                id integer PRIMARY KEY CHECK (id = 1), entries bigint NOT NULL, bytes bigint NOT NULL)
+            """,
+            "INSERT INTO courier_cache_totals (id, entries, bytes) VALUES (1, 0, 0)",
+        ]
+    ]
+
+    /// Creates or migrates the tables and returns the secret key, in one transaction under an
+    /// advisory lock: instances that start at once wait for the first, then find its work done.
+    static func prepare(_ client: PostgresClient, logger: Logger) async throws -> [UInt8] {
+        try await client.withTransaction(logger: logger) { connection in
+            // A constant of this library's own: "courier_cache" in ASCII, folded into 64 bits.
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Int64(0x636f_7572_6965_7263)))", logger: logger)
+            try await connection.query(
+                "CREATE TABLE IF NOT EXISTS courier_cache_meta (name text PRIMARY KEY, value bytea NOT NULL)", logger: logger)
+            var current = 0
+            for try await stored in try await connection.query(
+                "SELECT value FROM courier_cache_meta WHERE name = 'version'", logger: logger
+            ).decode(Data.self) {
+                current = Int(String(decoding: stored, as: UTF8.self)) ?? 0
+            }
+            guard current <= version else { throw PostgresCacheError.newerSchema(current) }
+            for step in stride(from: current + 1, through: version, by: 1) {
+                for statement in migrations[step] ?? [] {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+            }
+            let written = Data(String(version).utf8)
+            try await connection.query(
+                """
+                INSERT INTO courier_cache_meta (name, value) VALUES ('version', \(written))
+                ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value
+                """, logger: logger)
+            var generator = SystemRandomNumberGenerator()
+            let fresh = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+            try await connection.query(
+                "INSERT INTO courier_cache_meta (name, value) VALUES ('secret_key', \(fresh)) ON CONFLICT (name) DO NOTHING",
+                logger: logger)
+            var key = fresh
+            for try await stored in try await connection.query(
+                "SELECT value FROM courier_cache_meta WHERE name = 'secret_key'", logger: logger
+            ).decode(Data.self) {
+                key = stored
+            }
+            return Array(key)
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Courier
+import CourierTestSupport
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import PostgresNIO
+
+/// A PostgreSQL server of the tests' own: `initdb` in a temporary folder, `pg_ctl start` on a
+/// loopback port (as the `postgres` user when the tests run as root, which PostgreSQL refuses),
+/// started once per test process on first use and stopped when the process exits. Each test
+/// gets a database of its own on it.
+final class ThrowawayPostgres: Sendable {
+    let folder: URL
+    let port: Int
+    private let binaries: URL
+    private let asUser: String?
+
+    /// The server, or why there is none (no PostgreSQL installed): the tests that need it are
+    /// then skipped, and say so.
+    static let shared: Result<ThrowawayPostgres, Unavailable> = {
+        let result = Result { try ThrowawayPostgres() }.mapError { Unavailable(reason: "\($0)") }
+        switch result {
+        case .success: atexit { if case .success(let server) = ThrowawayPostgres.shared { server.shutDown() } }
+        case .failure(let unavailable):
+            print("⚠️  PostgreSQL tests SKIPPED: \(unavailable.reason). Install PostgreSQL (apt-get install -y postgresql) to run them.")
+        }
+        return result
+    }()
+
+    static var isAvailable: Bool { (try? shared.get()) != nil }
+
+    struct Unavailable: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { reason }
+    }
+
+    private init() throws {
+        let binaries = try Self.findBinaries()
+        let asUser = getuid() == 0 ? "postgres" : nil
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-pg-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if let asUser { try Self.run("/bin/chown", [asUser, folder.path]) }
+        try Self.run(as: asUser, binaries.appendingPathComponent("initdb").path, [
+            "-D", folder.path + "/data", "-A", "trust", "-U", "courier", "-E", "UTF8",
+        ])
+        var lastError: (any Error)?
+        for _ in 0..<5 {
+            let port = Int.random(in: 20_000...60_000)
+            do {
+                try Self.run(as: asUser, binaries.appendingPathComponent("pg_ctl").path, Self.startArguments(folder, port))
+                (self.binaries, self.asUser, self.folder, self.port) = (binaries, asUser, folder, port)
+                return
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError ?? Unavailable(reason: "pg_ctl could not start a server")
+    }
+
+    private static func startArguments(_ folder: URL, _ port: Int) -> [String] {
+        [
+            "-D", folder.path + "/data", "-l", folder.path + "/log", "-w", "-t", "30", "start",
+            "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+        ]
+    }
+
+    /// Stops the server now, fast (every connection cut): for the tests that take the database away.
+    func stop() {
+        try? Self.run(as: asUser, binaries.appendingPathComponent("pg_ctl").path, ["-D", folder.path + "/data", "-m", "fast", "-w", "stop"])
+    }
+
+    /// Stops the server and deletes its folder.
+    private func shutDown() {
+        stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Starts the server again on its port after ``stop()``.
+    func start() throws {
+        try Self.run(as: asUser, binaries.appendingPathComponent("pg_ctl").path, Self.startArguments(folder, port))
+    }
+
+    /// The configuration of a client of `database` on this server.
+    func configuration(database: String) -> PostgresClient.Configuration {
+        var configuration = PostgresClient.Configuration(
+            host: "127.0.0.1", port: port, username: "courier", password: nil, database: database, tls: .disable)
+        configuration.options.minimumConnections = 0
+        configuration.options.maximumConnections = 8
+        configuration.options.connectTimeout = .seconds(2)
+        return configuration
+    }
+
+    /// A fresh, empty database on the server; its name.
+    func makeDatabase() async throws -> String {
+        let name = "courier_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
+        try await withClient(database: "postgres") { client in
+            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+        }
+        return name
+    }
+
+    /// Runs `body` with a running client of `database`, ended after.
+    func withClient<T>(database: String, _ body: (PostgresClient) async throws -> T) async throws -> T {
+        let client = PostgresClient(configuration: configuration(database: database), backgroundLogger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let running = Task { await client.run() }
+        defer { running.cancel() }
+        return try await body(client)
+    }
+
+    /// Runs a PostgreSQL program, as `user` when given.
+    private static func run(as user: String?, _ path: String, _ arguments: [String]) throws {
+        guard let user else { return try run(path, arguments) }
+        let command = ([path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        try run("/bin/su", [user, "-s", "/bin/sh", "-c", command])
+    }
+
+    /// Runs a program to its end (as a ``ChildProcess``: Foundation's `Process` missed `su`'s
+    /// exit under the test runner and waited forever).
+    private static func run(_ path: String, _ arguments: [String]) throws {
+        let (status, output) = try ChildProcess.run(path, arguments)
+        guard status == 0 else {
+            throw Unavailable(reason: "\(path) \(arguments.joined(separator: " ")) failed (\(status.map(String.init) ?? "signal")): \(String(decoding: output, as: UTF8.self))")
+        }
+    }
+
+    /// `initdb` and `pg_ctl`: on the PATH, else Debian's versioned folder.
+    private static func findBinaries() throws -> URL {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin"
+        var candidates = path.split(separator: ":").map { URL(fileURLWithPath: String($0)) }
+        let debian = URL(fileURLWithPath: "/usr/lib/postgresql")
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: debian.path)) ?? []
+        candidates += versions.sorted(by: >).map { debian.appendingPathComponent($0).appendingPathComponent("bin") }
+        for folder in candidates where FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("initdb").path)
+            && FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("pg_ctl").path) {
+            return folder
+        }
+        throw Unavailable(reason: "initdb and pg_ctl were found neither on the PATH nor in /usr/lib/postgresql/*/bin")
+    }
+}
