@@ -185,6 +185,17 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // A second server of a fleet, in a process of its own, for the PostgreSQL cache's fleet tests.
+        .executableTarget(
+            name: "courier-cache-peer",
+            dependencies: [
+                "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierCachePostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/CachePeer",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "CourierCacheTests",
             dependencies: [

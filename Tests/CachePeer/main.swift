@@ -1,0 +1,75 @@
+import Courier
+import CourierAsyncHTTPClient
+import CourierCache
+import CourierCachePostgres
+import Foundation
+import Logging
+import PostgresNIO
+
+// A second server of a fleet, for the PostgreSQL fleet tests: a process of its own with a client,
+// a cache and a PostgreSQL storage over the tests' database, which runs one command and prints
+// what it got on one line.
+//
+//     courier-cache-peer PORT DATABASE ORIGIN get PATH USER     → "<source> <body>"
+//     courier-cache-peer PORT DATABASE ORIGIN refresh PATH USER N → N network calls, each stored
+//     courier-cache-peer PORT DATABASE ORIGIN signout USER        → clears USER's partition
+
+/// `GET` of a path, as bytes.
+struct Page: Endpoint {
+    typealias Response = Data
+    var path: EndpointPath
+    var cachePolicy: CachePolicy? { .followHTTP }
+}
+
+/// Credentials for a user, or none for `-`.
+struct Fixed: CredentialProvider {
+    let user: String
+
+    func currentCredentials() async -> Credentials? {
+        user == "-" ? nil : .bearer("token-of-\(user)", identity: user)
+    }
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 6, let port = Int(arguments[1]), let origin = URL(string: arguments[3]) else {
+    FileHandle.standardError.write(Data("usage: courier-cache-peer PORT DATABASE ORIGIN COMMAND ARGS…\n".utf8))
+    exit(2)
+}
+let (database, command) = (arguments[2], arguments[4])
+let configuration = PostgresClient.Configuration(
+    host: "127.0.0.1", port: port, username: "courier", password: nil, database: database, tls: .disable)
+let postgres = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "peer"))
+let running = Task { await postgres.run() }
+let cache = HTTPCache(storage: PostgresCacheStorage(client: postgres, maximumSize: 50 << 20))
+
+func client(for user: String) -> Client {
+    Client(
+        baseURL: origin, transport: AsyncHTTPClientTransport(),
+        middlewares: [CredentialsMiddleware(provider: Fixed(user: user)), cache])
+}
+
+do {
+    switch command {
+    case "get":
+        let response = try await client(for: arguments[6]).response(for: Page(path: EndpointPath(stringLiteral: arguments[5])))
+        await cache.flush()  // a store is written after the call returns: before the process ends
+        print("\(response.source) \(String(decoding: response.value, as: UTF8.self))")
+    case "refresh":
+        let caller = client(for: arguments[6])
+        for _ in 0..<(Int(arguments[7]) ?? 1) {
+            _ = try await caller.send(Page(path: EndpointPath(stringLiteral: arguments[5])), cachePolicy: .networkOnly)
+        }
+        await cache.flush()
+        print("refreshed")
+    case "signout":
+        try await cache.clear(identity: arguments[5])
+        print("cleared")
+    default:
+        print("unknown command \(command)")
+        exit(2)
+    }
+} catch {
+    print("error \(error)")
+    exit(1)
+}
+running.cancel()

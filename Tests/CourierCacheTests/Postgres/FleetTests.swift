@@ -1,0 +1,163 @@
+import Courier
+import CourierAsyncHTTPClient
+import CourierCache
+import CourierCachePostgres
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import HTTPTypes
+import PostgresNIO
+import Testing
+
+/// Two servers of a fleet over one PostgreSQL database: this test process, and a peer in a process
+/// of its own (`courier-cache-peer`). What one stores the other serves; a `304` one receives
+/// refreshes the entry for both; concurrent stores of one key leave one variant; a sign-out on
+/// one clears the user for both; users stay apart, and no row holds a token.
+@Suite(.serialized, .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL is not installed"))
+struct FleetTests {
+    struct Page: Endpoint {
+        typealias Response = Data
+        var path: EndpointPath
+        var cachePolicy: CachePolicy? { .followHTTP }
+    }
+
+    struct Fixed: CredentialProvider {
+        let user: String
+        func currentCredentials() async -> Credentials? { user == "-" ? nil : .bearer("token-of-\(user)", identity: user) }
+    }
+
+    /// The origin, the database, and this process's server of the fleet.
+    struct Fleet {
+        let origin: MockServer
+        let postgres: ThrowawayPostgres
+        let database: String
+        let client: PostgresClient
+        let running: Task<Void, Never>
+        let cache: HTTPCache
+
+        static func make() async throws -> Fleet {
+            let postgres = try ThrowawayPostgres.shared.get()
+            let database = try await postgres.makeDatabase()
+            let client = PostgresClient(configuration: postgres.configuration(database: database))
+            let running = Task { await client.run() }
+            let origin = try await MockServer.start()
+            return Fleet(
+                origin: origin, postgres: postgres, database: database, client: client, running: running,
+                cache: HTTPCache(storage: PostgresCacheStorage(client: client, maximumSize: 50 << 20)))
+        }
+
+        func client(for user: String) -> Client {
+            Client(
+                baseURL: origin.baseURL, transport: AsyncHTTPClientTransport(),
+                middlewares: [CredentialsMiddleware(provider: Fixed(user: user)), cache])
+        }
+
+        /// Runs one command in the peer process; the line it printed.
+        func peer(_ arguments: String...) async throws -> String {
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent("courier-peer-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: output) }
+            let child = try ChildProcess(
+                Self.peerExecutable, ["\(postgres.port)", database, origin.baseURL.absoluteString] + arguments, output: output.path)
+            let status = await child.exitCode()
+            let printed = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            guard status == 0 else { throw PeerFailed(printed: "\(status.map(String.init) ?? "signal"): \(printed)") }
+            return printed
+        }
+
+        /// Every row of the cache's tables as text, their byte columns decoded.
+        func rowsAsText() async throws -> String {
+            var text = ""
+            for query: PostgresQuery in [
+                "SELECT e::text || convert_from(headers, 'UTF8') FROM courier_cache_entry e",
+                "SELECT encode(data, 'escape') FROM courier_cache_chunk",
+            ] {
+                for try await row in try await client.query(query).decode(String.self) { text += row + "\n" }
+            }
+            return text
+        }
+
+        func count(_ url: String) async throws -> Int {
+            let rows = try await client.query("SELECT count(*) FROM courier_cache_entry WHERE url LIKE \("%" + url)")
+            for try await count in rows.decode(Int64.self) { return Int(count) }
+            return 0
+        }
+
+        func tearDown() async {
+            running.cancel()
+            try? await origin.shutdown()
+        }
+
+        /// The peer, built beside the test binary.
+        static let peerExecutable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("courier-cache-peer").path
+    }
+
+    struct PeerFailed: Error, CustomStringConvertible {
+        let printed: String
+        var description: String { "the peer failed with \(printed)" }
+    }
+
+    @Test func whatOneServerStoresTheOtherServes() async throws {
+        let fleet = try await Fleet.make()
+        defer { Task { await fleet.tearDown() } }
+        fleet.origin.route("GET", "/feed") { _ in .text("feed", headers: [MockHeader("Cache-Control", "max-age=600")]) }
+        let here = try await fleet.client(for: "-").response(for: Page(path: "/feed"))
+        #expect(here.source == .network)
+        await fleet.cache.flush()
+        #expect(try await fleet.peer("get", "/feed", "-") == "cache feed")
+        #expect(fleet.origin.requestCount("/feed") == 1)
+    }
+
+    @Test func aNotModifiedOneServerGetsRefreshesTheEntryForBoth() async throws {
+        let fleet = try await Fleet.make()
+        defer { Task { await fleet.tearDown() } }
+        fleet.origin.route("GET", "/feed") { request in
+            if request.header("If-None-Match") == "\"v1\"" {
+                return .status(304, headers: [MockHeader("ETag", "\"v1\""), MockHeader("Cache-Control", "max-age=600")])
+            }
+            return .text("feed", headers: [MockHeader("ETag", "\"v1\""), MockHeader("Cache-Control", "max-age=0")])
+        }
+        _ = try await fleet.client(for: "-").response(for: Page(path: "/feed"))
+        await fleet.cache.flush()
+        #expect(try await fleet.peer("get", "/feed", "-") == "revalidated feed", "stale: the peer revalidates it")
+        let here = try await fleet.client(for: "-").response(for: Page(path: "/feed"))
+        #expect(here.source == .cache, "the peer's 304 made the entry fresh here too")
+        #expect(fleet.origin.requestCount("/feed") == 2)
+    }
+
+    @Test func concurrentStoresOfOneKeyLeaveOneVariant() async throws {
+        let fleet = try await Fleet.make()
+        defer { Task { await fleet.tearDown() } }
+        fleet.origin.route("GET", "/feed") { _ in .text("feed", headers: [MockHeader("Cache-Control", "max-age=600")]) }
+        let client = fleet.client(for: "-")
+        async let peer = fleet.peer("refresh", "/feed", "-", "25")
+        for _ in 0..<25 { _ = try await client.send(Page(path: "/feed"), cachePolicy: .networkOnly) }
+        await fleet.cache.flush()
+        #expect(try await peer == "refreshed")
+        #expect(try await fleet.count("/feed") == 1)
+        #expect(try await fleet.cache.statistics().failures == 0, "no store lost to a conflict")
+    }
+
+    @Test func aSignOutOnOneServerClearsTheUserForTheFleetAndUsersStayApart() async throws {
+        let fleet = try await Fleet.make()
+        defer { Task { await fleet.tearDown() } }
+        // Varies on the token, so a stored selection would hold it if the cache kept it in clear.
+        fleet.origin.route("GET", "/profile") { request in
+            let user = (request.header("Authorization") ?? "nobody").replacingOccurrences(of: "Bearer token-of-", with: "")
+            return .text("profile of \(user)", headers: [MockHeader("Cache-Control", "private, max-age=600"), MockHeader("Vary", "Authorization")])
+        }
+        let alice = try await fleet.client(for: "alice").response(for: Page(path: "/profile"))
+        #expect(String(decoding: alice.value, as: UTF8.self) == "profile of alice")
+        await fleet.cache.flush()
+        #expect(try await fleet.peer("get", "/profile", "alice") == "cache profile of alice")
+        #expect(try await fleet.peer("get", "/profile", "bob") == "network profile of bob", "bob never gets alice's")
+        let rows = try await fleet.rowsAsText()
+        #expect(rows.contains("profile of alice") && rows.contains("authorization=hmac:"), "the rows were read")
+        #expect(!rows.contains("token-of"), "no row holds a token")
+        #expect(try await fleet.peer("signout", "alice") == "cleared")
+        let after = try await fleet.client(for: "alice").response(for: Page(path: "/profile"))
+        #expect(after.source == .network, "alice's entry is gone for this server too")
+        #expect(try await fleet.client(for: "bob").response(for: Page(path: "/profile")).source == .cache, "bob's stays")
+    }
+}
