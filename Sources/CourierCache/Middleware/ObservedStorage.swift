@@ -16,11 +16,14 @@ struct ObservedStorage: Sendable {
 
     var maximumSize: Int { base.maximumSize }
 
-    /// Runs one storage operation, counting and logging its failure (a cancellation is neither).
-    func run<T>(_ operation: String, _ body: () async throws -> T) async throws -> T {
+    /// Runs one storage operation, counting and logging its failure (a cancellation is neither);
+    /// one that `reachesStorage` and works ends a run of failures (a key kept in memory doesn't).
+    func run<T>(_ operation: String, reachesStorage: Bool = true, _ body: () async throws -> T) async throws -> T {
         do {
             let value = try await body()
-            if counters.worked() { logger.notice("The cache's storage works again", metadata: ["operation": "\(operation)"]) }
+            if reachesStorage, counters.worked() {
+                logger.notice("The cache's storage works again", metadata: ["operation": "\(operation)"])
+            }
             return value
         } catch {
             if !(error is CancellationError), counters.failed() {
@@ -33,7 +36,7 @@ struct ObservedStorage: Sendable {
     }
 
     func secrets(alsoNamedBy client: Redaction?) async throws -> SecretValues {
-        let key = try await run("secretKey") { try await base.secretKey() }
+        let key = try await run("secretKey", reachesStorage: false) { try await base.secretKey() }
         return SecretValues(hmac: HMAC(key: key), redaction: client.map(redaction.merging) ?? redaction)
     }
 

@@ -31,6 +31,9 @@ final class ThrowawayPostgres: Sendable {
 
     static var isAvailable: Bool { (try? shared.get()) != nil }
 
+    /// A server of one test's own, for tests that stop it or freeze it; ``shutDown()`` ends it.
+    static func startPrivate() throws -> ThrowawayPostgres { try ThrowawayPostgres() }
+
     struct Unavailable: Error, CustomStringConvertible {
         let reason: String
         var description: String { reason }
@@ -72,9 +75,21 @@ final class ThrowawayPostgres: Sendable {
     }
 
     /// Stops the server and deletes its folder.
-    private func shutDown() {
+    func shutDown() {
         stop()
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Freezes (`SIGSTOP`) or thaws (`SIGCONT`) every process of the server: a database that hangs,
+    /// its connections open and silent.
+    func freeze(_ frozen: Bool) throws {
+        let pidFile = folder.appendingPathComponent("data/postmaster.pid")
+        guard let first = try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n").first, let pid = Int32(first) else {
+            throw Unavailable(reason: "no postmaster.pid in \(folder.path)")
+        }
+        let children = try ChildProcess.run("/usr/bin/pgrep", ["-P", "\(pid)"]).output
+        let pids = [pid] + String(decoding: children, as: UTF8.self).split(separator: "\n").compactMap { Int32($0) }
+        for process in pids { kill(process, frozen ? SIGSTOP : SIGCONT) }
     }
 
     /// Starts the server again on its port after ``stop()``.

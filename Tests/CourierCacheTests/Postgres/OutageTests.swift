@@ -1,0 +1,127 @@
+import Courier
+import CourierAsyncHTTPClient
+import CourierCache
+import CourierCachePostgres
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import PostgresNIO
+import Testing
+
+/// A cache database that is down or hangs never fails a call: the call goes to the network within
+/// the storage's timeout, the cache logs once and counts each failure, and caches again once the
+/// database is back. Each test has a server of its own, since it stops or freezes it.
+@Suite(.serialized, .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL is not installed"))
+struct OutageTests {
+    struct Page: Endpoint {
+        typealias Response = Data
+        var path: EndpointPath = "/feed"
+        var cachePolicy: CachePolicy? { .followHTTP }
+    }
+
+    struct Setup {
+        let postgres: ThrowawayPostgres
+        let origin: MockServer
+        let running: Task<Void, Never>
+        let cache: HTTPCache
+        let client: Client
+        let logs: LogRecorder
+
+        static func make() async throws -> Setup {
+            let postgres = try ThrowawayPostgres.startPrivate()
+            let database = try await postgres.makeDatabase()
+            let postgresClient = PostgresClient(configuration: postgres.configuration(database: database))
+            let running = Task { await postgresClient.run() }
+            let origin = try await MockServer.start()
+            origin.route("GET", "/feed") { _ in .text("feed", headers: [MockHeader("Cache-Control", "max-age=600")]) }
+            let logs = LogRecorder()
+            let storage = PostgresCacheStorage(client: postgresClient, maximumSize: 10 << 20, timeout: .milliseconds(500))
+            let cache = HTTPCache(storage: storage, logger: logs.logger)
+            let client = Client(baseURL: origin.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [cache])
+            return Setup(postgres: postgres, origin: origin, running: running, cache: cache, client: client, logs: logs)
+        }
+
+        /// Calls until one is answered from the cache (the database is back); how many it took.
+        func callUntilCached(within seconds: Double) async throws -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if try await client.response(for: Page()).source == .cache { return true }
+                await cache.flush()
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            return false
+        }
+
+        func tearDown() async {
+            running.cancel()
+            try? await origin.shutdown()
+            postgres.shutDown()
+        }
+    }
+
+    @Test func aDatabaseThatIsDownCostsTheCacheNotTheCall() async throws {
+        let setup = try await Setup.make()
+        defer { Task { await setup.tearDown() } }
+        _ = try await setup.client.response(for: Page())
+        #expect(try await setup.callUntilCached(within: 5))
+        setup.postgres.stop()
+        for _ in 0..<4 {
+            let started = ContinuousClock.now
+            let response = try await setup.client.response(for: Page())
+            #expect(response.source == .network)
+            #expect(String(decoding: response.value, as: UTF8.self) == "feed")
+            #expect(started.duration(to: .now) < .seconds(3), "within the storage's timeout (0.5 s) for each of its steps")
+        }
+        #expect(setup.logs.messages.filter { $0.contains("storage failed") }.count == 1, "logged once for the outage")
+        try setup.postgres.start()
+        #expect(try await setup.callUntilCached(within: 15), "caches again once the database is back")
+        #expect(setup.logs.messages.contains { $0.contains("works again") })
+        #expect(try await setup.cache.statistics().failures >= 4, "each failure counted")
+    }
+
+    /// Four callers keep calling while the database stops and starts again: no call fails.
+    @Test func aDatabaseRestartedUnderLoadFailsNoCall() async throws {
+        let setup = try await Setup.make()
+        defer { Task { await setup.tearDown() } }
+        let loading = Locked(true)
+        let calls = Locked(0)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    while loading.current {
+                        let response = try await setup.client.response(for: Page())
+                        #expect(String(decoding: response.value, as: UTF8.self) == "feed")
+                        calls.withLock { $0 += 1 }
+                    }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            setup.postgres.stop()
+            try await Task.sleep(for: .seconds(1))
+            try setup.postgres.start()
+            try await Task.sleep(for: .milliseconds(300))
+            loading.withLock { $0 = false }
+            try await group.waitForAll()
+        }
+        #expect(calls.current > 20)
+        #expect(try await setup.callUntilCached(within: 15), "caches again after the restart")
+    }
+
+    @Test func aDatabaseThatHangsCostsACallNoMoreThanTheTimeout() async throws {
+        let setup = try await Setup.make()
+        defer { Task { await setup.tearDown() } }
+        _ = try await setup.client.response(for: Page())
+        #expect(try await setup.callUntilCached(within: 5))
+        try setup.postgres.freeze(true)
+        defer { try? setup.postgres.freeze(false) }
+        for _ in 0..<3 {
+            let started = ContinuousClock.now
+            let response = try await setup.client.response(for: Page())
+            #expect(response.source == .network)
+            #expect(started.duration(to: .now) < .seconds(3), "the lookup gives up after 0.5 s")
+        }
+        #expect(setup.logs.messages.filter { $0.contains("storage failed") }.count == 1)
+        try setup.postgres.freeze(false)
+        #expect(try await setup.callUntilCached(within: 15))
+    }
+}
