@@ -12,8 +12,10 @@ import Darwin
 /// Not Foundation's `Process`: on Linux its `run()` reads `/proc/self/fd` past the end of a
 /// directory entry and crashes now and then while other tests open and close descriptors
 /// (swift-corelibs-foundation#5472, not in Swift 6.3.1; it crashed a whole test run here, inside a
-/// compression test's `gzip`). The child inherits the descriptors that are not close-on-exec; a
-/// child that runs for long should close them first.
+/// compression test's `gzip`). The child inherits no descriptor beyond its standard three where
+/// the C library can close them (glibc 2.34 and later): a server it starts (PostgreSQL's, which
+/// outlives it) would otherwise hold the tests' sockets open, and a port a test closed would
+/// still accept connections.
 package struct ChildProcess {
     package let pid: pid_t
 
@@ -35,11 +37,24 @@ package struct ChildProcess {
             posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
+        Self.closeInheritedDescriptors(&actions)
         var pid: pid_t = 0
         let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
         self.pid = pid
     }
+
+    /// Adds glibc's `posix_spawn_file_actions_addclosefrom_np(actions, 3)`, found at run time (Swift's
+    /// Glibc module doesn't declare it); nothing where the C library lacks it.
+    #if canImport(Glibc)
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+    }
+    #else
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t?) {}
+    #endif
 
     /// Waits for the child to end; its exit code, or nil when a signal ended it.
     package func exitCode() async -> Int32? {

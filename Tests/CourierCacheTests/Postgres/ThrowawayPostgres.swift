@@ -50,7 +50,9 @@ final class ThrowawayPostgres: Sendable {
         ])
         var lastError: (any Error)?
         for _ in 0..<5 {
-            let port = Int.random(in: 20_000...60_000)
+            // Below Linux's ephemeral range (32768 and up), where the tests' own servers bind port 0
+            // and reconnect to ports they closed: a server there could take one of theirs.
+            let port = Int.random(in: 20_000...32_000)
             do {
                 try Self.run(as: asUser, binaries.appendingPathComponent("pg_ctl").path, Self.startArguments(folder, port))
                 (self.binaries, self.asUser, self.folder, self.port) = (binaries, asUser, folder, port)

@@ -27,7 +27,8 @@ enum StorageKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
             let server = try ThrowawayPostgres.shared.get()
             let database = try await server.makeDatabase()
             return try await server.withClient(database: database) { client in
-                try await body(PostgresCacheStorage(client: client, maximumSize: maximumSize))
+                // A generous timeout: the suite tests behaviour, under a loaded machine's test run.
+                try await body(PostgresCacheStorage(client: client, maximumSize: maximumSize, timeout: .seconds(30)))
             }
         case .sqlite, .reopened:
             return try await StoreFixtures.withTemporaryDirectory { directory in
