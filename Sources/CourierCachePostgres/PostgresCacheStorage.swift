@@ -4,7 +4,7 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// A ``CourierCache/CacheStorage`` in PostgreSQL, which a fleet of servers shares: what one stores,
+/// A `CacheStorage` in PostgreSQL, which a fleet of servers shares: what one stores,
 /// the others serve; a revalidation, a removal or a user's sign-out is seen by all of them.
 ///
 /// ```swift
@@ -21,7 +21,7 @@ import PostgresNIO
 /// least recently used variants without waiting on rows another instance is writing.
 ///
 /// Each operation has ``timeout`` to finish: a database that is down, slow or refuses throws
-/// within it, and ``CourierCache/HTTPCache`` then goes on to the network (logging once, counting
+/// within it, and `HTTPCache` then goes on to the network (logging once, counting
 /// each failure). postgres-nio's pool reconnects on its own when the database is back.
 public final class PostgresCacheStorage: CacheStorage {
     /// The size limit in bytes, shared by every instance that uses the database (the largest one
