@@ -189,7 +189,7 @@ let package = Package(
         .executableTarget(
             name: "courier-cache-peer",
             dependencies: [
-                "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierCachePostgres",
+                "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierCachePostgres", "CourierTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

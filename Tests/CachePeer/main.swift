@@ -2,6 +2,7 @@ import Courier
 import CourierAsyncHTTPClient
 import CourierCache
 import CourierCachePostgres
+import CourierTestSupport
 import Foundation
 import Logging
 import PostgresNIO
@@ -13,22 +14,6 @@ import PostgresNIO
 //     courier-cache-peer PORT DATABASE ORIGIN get PATH USER     → "<source> <body>"
 //     courier-cache-peer PORT DATABASE ORIGIN refresh PATH USER N → N network calls, each stored
 //     courier-cache-peer PORT DATABASE ORIGIN signout USER        → clears USER's partition
-
-/// `GET` of a path, as bytes.
-struct Page: Endpoint {
-    typealias Response = Data
-    var path: EndpointPath
-    var cachePolicy: CachePolicy? { .followHTTP }
-}
-
-/// Credentials for a user, or none for `-`.
-struct Fixed: CredentialProvider {
-    let user: String
-
-    func currentCredentials() async -> Credentials? {
-        user == "-" ? nil : .bearer("token-of-\(user)", identity: user)
-    }
-}
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 6, let port = Int(arguments[1]), let origin = URL(string: arguments[3]) else {
@@ -45,19 +30,19 @@ let cache = HTTPCache(storage: PostgresCacheStorage(client: postgres, maximumSiz
 func client(for user: String) -> Client {
     Client(
         baseURL: origin, transport: AsyncHTTPClientTransport(),
-        middlewares: [CredentialsMiddleware(provider: Fixed(user: user)), cache])
+        middlewares: [CredentialsMiddleware(provider: FleetMember.User(user)), cache])
 }
 
 do {
     switch command {
     case "get":
-        let response = try await client(for: arguments[6]).response(for: Page(path: EndpointPath(stringLiteral: arguments[5])))
+        let response = try await client(for: arguments[6]).response(for: FleetMember.Page(path: EndpointPath(stringLiteral: arguments[5])))
         await cache.flush()  // a store is written after the call returns: before the process ends
         print("\(response.source) \(String(decoding: response.value, as: UTF8.self))")
     case "refresh":
         let caller = client(for: arguments[6])
         for _ in 0..<(Int(arguments[7]) ?? 1) {
-            _ = try await caller.send(Page(path: EndpointPath(stringLiteral: arguments[5])), cachePolicy: .networkOnly)
+            _ = try await caller.send(FleetMember.Page(path: EndpointPath(stringLiteral: arguments[5])), cachePolicy: .networkOnly)
         }
         await cache.flush()
         print("refreshed")

@@ -15,16 +15,7 @@ import Testing
 /// one clears the user for both; users stay apart, and no row holds a token.
 @Suite(.serialized, .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL is not installed"))
 struct FleetTests {
-    struct Page: Endpoint {
-        typealias Response = Data
-        var path: EndpointPath
-        var cachePolicy: CachePolicy? { .followHTTP }
-    }
-
-    struct Fixed: CredentialProvider {
-        let user: String
-        func currentCredentials() async -> Credentials? { user == "-" ? nil : .bearer("token-of-\(user)", identity: user) }
-    }
+    typealias Page = FleetMember.Page
 
     /// The origin, the database, and this process's server of the fleet.
     struct Fleet {
@@ -49,7 +40,7 @@ struct FleetTests {
         func client(for user: String) -> Client {
             Client(
                 baseURL: origin.baseURL, transport: AsyncHTTPClientTransport(),
-                middlewares: [CredentialsMiddleware(provider: Fixed(user: user)), cache])
+                middlewares: [CredentialsMiddleware(provider: FleetMember.User(user)), cache])
         }
 
         /// Runs one command in the peer process; the line it printed.

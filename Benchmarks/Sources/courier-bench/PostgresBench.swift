@@ -1,0 +1,137 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Courier
+import CourierAsyncHTTPClient
+import CourierCache
+import CourierCachePostgres
+import CourierTesting
+import Foundation
+import Logging
+import PostgresNIO
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The PostgreSQL cache storage beside SQLite's, each against a control measured in the same run:
+/// a hit and a miss + store on each, a raw AsyncHTTPClient loopback round trip, Courier/AHC without
+/// a cache (twice: the second is the control), and a call whose database hangs.
+struct PostgresBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "postgres",
+        abstract: "The PostgreSQL cache storage against SQLite's and a loopback round trip (needs a running server).")
+
+    @Option(help: "The PostgreSQL server's port on 127.0.0.1 (trust authentication), e.g. a throwaway one from initdb + pg_ctl.")
+    var port: Int
+
+    @Option(help: "The database (its courier_cache_* tables are emptied first).")
+    var database = "postgres"
+
+    @Option(help: "The user.")
+    var user = "courier"
+
+    @Option(help: "Measured rounds (the median is reported).")
+    var rounds = 5
+
+    @Option(help: "Calls per subject per round.")
+    var requests = 400
+
+    func run() async throws {
+        let origin = try await MockServer.start()
+        let feed = String(decoding: Fixtures.cached, as: UTF8.self)
+        origin.route("GET", Fixtures.cachedPath, respond: .json(feed, headers: [MockHeader("Cache-Control", "max-age=3600")]))
+        let postgres = PostgresClient(
+            configuration: .init(host: "127.0.0.1", port: port, username: user, password: nil, database: database, tls: .disable),
+            backgroundLogger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let running = Task { await postgres.run() }
+        defer { running.cancel() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-pg-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sqlite = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 500 << 20)
+        let shared = PostgresCacheStorage(client: postgres, maximumSize: 500 << 20)
+        _ = try await shared.removeAll(.everything)
+        let hang = try BlackHole()
+        let hanging = PostgresClient(
+            configuration: .init(host: "127.0.0.1", port: hang.port, username: user, password: nil, database: database, tls: .disable),
+            backgroundLogger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let runningHang = Task { await hanging.run() }
+        defer { runningHang.cancel() }
+        let hangTimeout = Duration.milliseconds(200)
+
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { try? http.syncShutdown() }
+        let transport = AsyncHTTPClientTransport(client: http)
+        func cached(_ storage: any CacheStorage) -> Client {
+            Client(baseURL: origin.baseURL, transport: transport, middlewares: [HTTPCache(storage: storage)]) { $0.cachePolicy = .followHTTP }
+        }
+        let plain = Client(baseURL: origin.baseURL, transport: transport)
+        let onSQLite = cached(sqlite)
+        let onPostgres = cached(shared)
+        let onHang = cached(PostgresCacheStorage(client: hanging, maximumSize: 1 << 20, timeout: hangTimeout))
+        let url = origin.baseURL.appendingPathComponent(String(Fixtures.cachedPath.dropFirst())).absoluteString
+        // The hits' one URL, stored once.
+        _ = try await onSQLite.send(FeedEndpoint(name: "hit", n: 0))
+        _ = try await onPostgres.send(FeedEndpoint(name: "hit", n: 0))
+
+        var counter = 0
+        let subjects: [(name: String, calls: Int, call: () async throws -> Void)] = [
+            ("raw AHC loopback GET", requests, {
+                let response = try await http.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+                _ = try await response.body.collect(upTo: 1 << 20)
+            }),
+            ("Courier/AHC, no cache", requests, { counter += 1; _ = try await plain.send(FeedEndpoint(name: "p", n: counter)) }),
+            ("Courier/AHC, no cache (control)", requests, { counter += 1; _ = try await plain.send(FeedEndpoint(name: "q", n: counter)) }),
+            ("hit, SQLite", requests, { _ = try await onSQLite.send(FeedEndpoint(name: "hit", n: 0)) }),
+            ("hit, PostgreSQL", requests, { _ = try await onPostgres.send(FeedEndpoint(name: "hit", n: 0)) }),
+            ("miss + store, SQLite", requests, { counter += 1; _ = try await onSQLite.send(FeedEndpoint(name: "s", n: counter)) }),
+            ("miss + store, PostgreSQL", requests, { counter += 1; _ = try await onPostgres.send(FeedEndpoint(name: "g", n: counter)) }),
+            ("database hangs (timeout 200 ms)", 3, { counter += 1; _ = try await onHang.send(FeedEndpoint(name: "h", n: counter)) }),
+        ]
+        var walls: [[Double]] = Array(repeating: [], count: subjects.count)
+        var cpus: [[Double]] = Array(repeating: [], count: subjects.count)
+        for _ in 0..<max(rounds, 1) {
+            for (index, subject) in subjects.enumerated() {
+                let sample = try await measure(requests: subject.calls) {
+                    for _ in 0..<subject.calls { try await subject.call() }
+                }
+                walls[index].append(sample.wallPerRequest * 1e6)
+                cpus[index].append(sample.cpuPerRequest * 1e6)
+            }
+        }
+        let loopback = median(walls[0])
+        let control = median(walls[1])
+        print("medians of \(rounds) interleaved rounds, µs per call; × a raw AHC loopback round trip and × Courier/AHC without a cache, same run")
+        print("subject                                wall µs  ×loopback  ×no cache  CPU µs")
+        for (index, subject) in subjects.enumerated() {
+            let wall = median(walls[index])
+            print(
+                subject.name.padding(toLength: 38, withPad: " ", startingAt: 0),
+                String(format: "%8.1f  %9.2f  %9.2f  %6.1f", wall, wall / loopback, wall / control, median(cpus[index])))
+        }
+        print("the hanging database's call: \(String(format: "%.0f", median(walls[7]) / 1000)) ms each, its storage's timeout 200 ms")
+        try await origin.shutdown()
+    }
+}
+
+/// A TCP port that takes connections and never answers: a database that hangs.
+final class BlackHole {
+    let port: Int
+    private let descriptor: Int32
+
+    init() throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && listen(descriptor, 64) == 0 && getsockname(descriptor, pointer, &length) == 0
+            }
+        }
+        guard descriptor >= 0, bound else { throw BenchError("the black hole can't listen") }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(descriptor) }
+}
