@@ -25,7 +25,8 @@ let configuration = PostgresClient.Configuration(
     host: "127.0.0.1", port: port, username: "courier", password: nil, database: database, tls: .disable)
 let postgres = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "peer"))
 let running = Task { await postgres.run() }
-let cache = HTTPCache(storage: PostgresCacheStorage(client: postgres, maximumSize: 50 << 20))
+// A generous timeout: the fleet tests test behaviour, on a machine the whole suite loads.
+let cache = HTTPCache(storage: PostgresCacheStorage(client: postgres, maximumSize: 50 << 20, timeout: .seconds(30)))
 
 func client(for user: String) -> Client {
     Client(

@@ -34,7 +34,7 @@ struct FleetTests {
             let origin = try await MockServer.start()
             return Fleet(
                 origin: origin, postgres: postgres, database: database, client: client, running: running,
-                cache: HTTPCache(storage: PostgresCacheStorage(client: client, maximumSize: 50 << 20)))
+                cache: HTTPCache(storage: PostgresCacheStorage(client: client, maximumSize: 50 << 20, timeout: .seconds(30))))
         }
 
         func client(for user: String) -> Client {

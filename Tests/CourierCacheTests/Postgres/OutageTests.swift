@@ -11,7 +11,10 @@ import Testing
 /// A cache database that is down or hangs never fails a call: the call goes to the network within
 /// the storage's timeout, the cache logs once and counts each failure, and caches again once the
 /// database is back. Each test has a server of its own, since it stops or freezes it.
-@Suite(.serialized, .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL is not installed"))
+///
+/// Time bounds are far above the timeout (a loaded machine, Thread Sanitizer): a storage without
+/// one would hang a call on a frozen database for good, which the suite's time limit fails.
+@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL is not installed"))
 struct OutageTests {
     struct Page: Endpoint {
         typealias Response = Data
@@ -79,7 +82,7 @@ struct OutageTests {
             let response = try await setup.client.response(for: Page())
             #expect(response.source == .network)
             #expect(String(decoding: response.value, as: UTF8.self) == "feed")
-            #expect(started.duration(to: .now) < .seconds(3), "within the storage's timeout (1 s)")
+            #expect(started.duration(to: .now) < .seconds(20), "bounded by the storage's timeout (1 s)")
         }
         #expect(setup.failuresLogged == loggedBefore + 1, "logged once for the outage")
         try setup.postgres.start()
@@ -126,7 +129,7 @@ struct OutageTests {
             let started = ContinuousClock.now
             let response = try await setup.client.response(for: Page())
             #expect(response.source == .network)
-            #expect(started.duration(to: .now) < .seconds(3), "the lookup gives up after 1 s")
+            #expect(started.duration(to: .now) < .seconds(20), "the lookup gives up after 1 s")
         }
         #expect(setup.failuresLogged == loggedBefore + 1)
         try setup.postgres.freeze(false)

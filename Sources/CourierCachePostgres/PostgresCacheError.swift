@@ -1,0 +1,20 @@
+import Foundation
+
+/// What the PostgreSQL storage throws besides postgres-nio's errors.
+public enum PostgresCacheError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// An operation took longer than the storage's timeout.
+    case timedOut(operation: String, after: Duration)
+    /// The database holds tables of a later schema version than this library knows.
+    case newerSchema(Int)
+    /// A variant's body was replaced or removed while it was read.
+    case bodyGone(id: Int64)
+
+    /// What went wrong.
+    public var description: String {
+        switch self {
+        case .timedOut(let operation, let after): "The cache database didn't answer \(operation) within \(after)"
+        case .newerSchema(let version): "The cache tables are at schema version \(version), newer than this library's"
+        case .bodyGone(let id): "The body of stored variant \(id) was replaced or removed while it was read"
+        }
+    }
+}
