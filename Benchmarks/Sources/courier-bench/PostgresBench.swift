@@ -57,8 +57,7 @@ struct PostgresBenchCommand: AsyncParsableCommand {
         defer { runningHang.cancel() }
         let hangTimeout = Duration.milliseconds(200)
 
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        defer { try? http.syncShutdown() }
+        let http = HTTPClient.shared
         let transport = AsyncHTTPClientTransport(client: http)
         func cached(_ storage: any CacheStorage) -> Client {
             Client(baseURL: origin.baseURL, transport: transport, middlewares: [HTTPCache(storage: storage)]) { $0.cachePolicy = .followHTTP }
@@ -118,7 +117,8 @@ final class BlackHole {
     private let descriptor: Int32
 
     init() throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.descriptor = descriptor
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -129,8 +129,8 @@ final class BlackHole {
                 bind(descriptor, pointer, length) == 0 && listen(descriptor, 64) == 0 && getsockname(descriptor, pointer, &length) == 0
             }
         }
-        guard descriptor >= 0, bound else { throw BenchError("the black hole can't listen") }
         port = Int(UInt16(bigEndian: address.sin_port))
+        guard descriptor >= 0, bound else { throw BenchError("the black hole can't listen") }
     }
 
     deinit { close(descriptor) }
