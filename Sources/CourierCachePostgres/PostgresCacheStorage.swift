@@ -24,8 +24,8 @@ import PostgresNIO
 /// within it, and `HTTPCache` then goes on to the network (logging once, counting
 /// each failure). postgres-nio's pool reconnects on its own when the database is back.
 public final class PostgresCacheStorage: CacheStorage {
-    /// The size limit in bytes, shared by every instance that uses the database (the largest one
-    /// given wins at each eviction).
+    /// The size limit in bytes of the database's cache: each instance evicts down to its own limit
+    /// when it stores, so give every instance of a fleet the same.
     public let maximumSize: Int
     /// How long one operation may take before it fails (and the call goes to the network).
     public let timeout: Duration
