@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CourierCache", targets: ["CourierCache"]),
         .library(name: "CourierCachePostgres", targets: ["CourierCachePostgres"]),
         .library(name: "CourierCallbacks", targets: ["CourierCallbacks"]),
+        .library(name: "CourierOutbox", targets: ["CourierOutbox"]),
         .library(name: "CourierCombine", targets: ["CourierCombine"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .executable(name: "courier-demo", targets: ["courier-demo"]),
@@ -103,6 +104,18 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // Writes kept on disk while offline and sent once each, in order: a product of its own, so an
+        // app that doesn't queue writes doesn't link it.
+        .target(
+            name: "CourierOutbox",
+            dependencies: [
+                "Courier",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             swiftSettings: strict
         ),
@@ -194,6 +207,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/CachePeer",
+            swiftSettings: strict
+        ),
+        // An app that enqueues writes and is killed with SIGKILL, for the outbox's crash tests.
+        .executableTarget(
+            name: "courier-outbox-peer",
+            dependencies: ["Courier", "CourierOutbox", "CourierAsyncHTTPClient", "CourierTestSupport"],
+            path: "Tests/OutboxPeer",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CourierOutboxTests",
+            dependencies: [
+                "Courier", "CourierOutbox", "CourierAsyncHTTPClient", "CourierTesting", "CourierTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

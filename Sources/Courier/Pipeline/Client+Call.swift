@@ -37,6 +37,8 @@ extension Client {
         var summary: RequestSummary
         var started: ContinuousClock.Instant
         var destination = BodyDestination.memory
+        /// The user the call must be for, when it is a kept write (see ``EndpointCall/requiredIdentity``).
+        var requiredIdentity: CallIdentity?
 
         /// Makes the call a transfer whose successful body goes to `destination`. Its body is not
         /// held in memory: the size limit is for bodies gathered to decode (it still bounds an
@@ -71,7 +73,8 @@ extension Client {
         let summary = RequestSummary(
             method: built.head.method, baseURL: baseURL, path: built.head.path, redaction: configuration.redaction
         )
-        return PreparedCall(built: built, context: context, summary: summary, started: started)
+        return PreparedCall(
+            built: built, context: context, summary: summary, started: started, requiredIdentity: call.requiredIdentity)
     }
 
     // MARK: 2. Run the chain
@@ -99,6 +102,9 @@ extension Client {
         // no order of middlewares can file one user's response under another.
         if let credentials {
             context.identity = context.requiresAuthentication ? await CallIdentity.of(credentials) : .anonymous
+        }
+        if let required = call.requiredIdentity, context.requiresAuthentication, context.identity != required {
+            throw CourierError(.cancelled, detail: "The call was kept for another user than the one signed in")
         }
         // A step may keep running the chain after the call returned (a cache's revalidation); the
         // chain holds no client, so that work never keeps its own client alive.

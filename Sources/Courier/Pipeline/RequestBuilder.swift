@@ -39,7 +39,9 @@ extension Client {
     ///
     /// Order of precedence: the client's default headers, then the endpoint's (same name replaces);
     /// the client's common query items, then the endpoint's query and method-placed parameters.
-    func buildRequest(for endpoint: EndpointCall) throws(CourierError) -> BuiltRequest {
+    /// Without `clientDefaults`, the request is the endpoint's alone (a write kept to send later
+    /// gets the client's defaults of the day it is sent).
+    func buildRequest(for endpoint: EndpointCall, clientDefaults: Bool = true) throws(CourierError) -> BuiltRequest {
         let path = endpoint.path
         if let problem = path.problem { throw invalid(endpoint, problem) }
         guard path.encoded.isEmpty || path.encoded.hasPrefix("/") else {
@@ -47,7 +49,7 @@ extension Client {
         }
 
         let method = endpoint.method
-        var queryItems = configuration.commonQuery
+        var queryItems = clientDefaults ? configuration.commonQuery : []
         var body: BuiltBody?
         var contentType: String?
         do {
@@ -76,7 +78,7 @@ extension Client {
         if !queryItems.isEmpty { target += "?" + encodeQuery(queryItems) }
         if let linked = endpoint.target { target = linked }
 
-        var fields = configuration.defaultHeaders
+        var fields = clientDefaults ? configuration.defaultHeaders : HTTPFields()
         let endpointFields = endpoint.headers
         if !endpointFields.isEmpty {
             for name in Set(endpointFields.map(\.name)) { fields[values: name] = [] }

@@ -1,0 +1,190 @@
+import Courier
+import Foundation
+import OpenAPIRuntime
+
+/// Writes made while offline, kept on disk and sent through a ``Courier/Client`` once each, in
+/// order within their group, across restarts and crashes.
+///
+/// ```swift
+/// let outbox = try Outbox(client: client, folder: appSupport.appendingPathComponent("Outbox"))
+/// await outbox.resume()                       // at app start: send what earlier runs left
+/// let item = try await outbox.enqueue(SendMessage(text: "On my way"), group: "conversation-42")
+/// for await change in outbox.changes() { … }  // enqueued, sending, sent, willRetry, parked, discarded
+/// ```
+///
+/// - An item is committed to its own SQLite file (`synchronous = FULL`) before ``enqueue(_:group:)``
+///   returns, with an `Idempotency-Key` fixed then; it is removed only once the server's answer is
+///   known. A process killed at any point sends it again, with the same key: a server that honours
+///   keys applies it once.
+/// - Credentials and every header field on the client's secret list are never written: the chain
+///   adds them when the item is sent, and only for the user who was signed in at enqueue.
+/// - A passing failure (no connection, a timeout, `5xx`, `429`, `408`, `409`) waits with backoff and
+///   the server's `Retry-After`; any other refusal parks the item and holds back its group alone.
+public actor Outbox {
+    /// The client items are sent through (its middlewares, credentials and transport).
+    public nonisolated let client: Client
+    /// How much the outbox holds.
+    public nonisolated let limits: Limits
+    let backoff: Backoff
+    let store: OutboxStore
+    let files: OutboxFiles
+    let clock: any Clock<Duration>
+    let random: @Sendable () -> Double
+    /// Runs after an item's answer is known and before it is removed (the crash tests stop there).
+    let beforeRemoval: (@Sendable (OutboxItem) async -> Void)?
+    let subscribers = Subscribers()
+
+    /// Whether items are sent (after ``resume()``, ``enqueue(_:group:)`` or ``flush()``; until ``stop()``).
+    var isSending = false
+    /// The groups being sent now, one task each.
+    var lanes: [String: Task<Void, Never>] = [:]
+    /// Items backing off, until their timer ends.
+    var holds: [OutboxItem.ID: Task<Void, Never>] = [:]
+    /// Groups whose next item is for a user not signed in, until something wakes the outbox.
+    var awaitingUser: Set<String> = []
+    /// Callers of ``flush()`` waiting for every group to be sent, held or parked.
+    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    var connectivity: ConnectivityWatch?
+
+    /// Opens (or creates) the outbox kept in `folder`.
+    /// - Parameters:
+    ///   - client: The client items are sent through.
+    ///   - folder: The outbox's own folder (its database and the bodies of files and forms).
+    ///   - limits: How many items and bytes it holds.
+    ///   - backoff: How long an item waits after a passing failure.
+    /// - Throws: ``OutboxError/storage(_:)`` when the folder or its database can't be opened.
+    public init(client: Client, folder: URL, limits: Limits = Limits(), backoff: Backoff = Backoff()) throws(OutboxError) {
+        try self.init(client: client, folder: folder, limits: limits, backoff: backoff, clock: ContinuousClock())
+    }
+
+    /// An outbox on a clock of the caller's, with its jitter and a step before each removal (tests).
+    package init(
+        client: Client, folder: URL, limits: Limits = Limits(), backoff: Backoff = Backoff(), clock: any Clock<Duration>,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0 ... 1) },
+        beforeRemoval: (@Sendable (OutboxItem) async -> Void)? = nil
+    ) throws(OutboxError) {
+        self.client = client
+        self.limits = limits
+        self.backoff = backoff
+        self.clock = clock
+        self.random = random
+        self.beforeRemoval = beforeRemoval
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let database = folder.appendingPathComponent("outbox.sqlite")
+            _ = PrivateFile.create(at: database, excludedFromBackup: false)
+            store = try OutboxStore(file: database)
+            for suffix in ["-wal", "-shm"] {
+                PrivateFile.protect(URL(fileURLWithPath: database.path + suffix), excludedFromBackup: false)
+            }
+            files = try OutboxFiles(folder: folder.appendingPathComponent("bodies"))
+            files.deleteAll(except: try store.bodyFiles())
+        } catch let error as OutboxError {
+            throw error
+        } catch {
+            throw .storage("could not open the outbox in \(folder.lastPathComponent): \(error)")
+        }
+    }
+
+    // MARK: Writes
+
+    /// Keeps a write to send: returns once it is committed to disk, and starts sending.
+    ///
+    /// The request is built now, as the client would send it, without the client's default header
+    /// fields, common query and secrets (added when it is sent). A file's or a form's body is copied
+    /// into the outbox.
+    /// - Parameters:
+    ///   - endpoint: A POST, PUT, PATCH or DELETE.
+    ///   - group: Items of one group are sent one after another in the order they were enqueued; items
+    ///     of different groups don't wait for each other (one conversation, one document).
+    /// - Returns: The item, with its number.
+    /// - Throws: ``OutboxError/full(_:)``, ``OutboxError/notAWrite(method:)``,
+    ///   ``OutboxError/invalidRequest(_:)`` or ``OutboxError/storage(_:)``.
+    @discardableResult
+    public func enqueue(_ endpoint: some Endpoint, group: String = "") async throws(OutboxError) -> OutboxItem {
+        guard [.post, .put, .patch, .delete].contains(endpoint.method) else { throw .notAWrite(method: endpoint.method.rawValue) }
+        let kept: (request: KeptRequest, body: KeptBody?)
+        do {
+            kept = try await client.keptRequest(for: endpoint)
+        } catch {
+            throw .invalidRequest(error)
+        }
+        let identity = await client.keepingIdentity(requiresAuthentication: kept.request.requiresAuthentication)
+        var inline: Data?
+        var file: (name: String, size: Int64)?
+        switch kept.body {
+        case .bytes(let data)?: inline = data
+        case .stream(let body)?:
+            do { file = try await files.write(body) } catch let error as OutboxError { throw error } catch {
+                throw .storage("could not copy the body: \(error)")
+            }
+        case nil: break
+        }
+        let size = Int64(inline?.count ?? 0) + (file?.size ?? 0)
+        let item: OutboxItem
+        do {
+            item = try store.insert(
+                group: group, identity: identity, request: kept.request, body: inline, bodyFile: file?.name, size: size, limits: limits)
+        } catch {
+            if let file { files.delete(file.name) }
+            throw Self.storageError(error)
+        }
+        subscribers.send(.enqueued(item))
+        start()
+        return item
+    }
+
+    // MARK: Listing and choices
+
+    /// Every item waiting or parked, oldest first.
+    public func items() throws(OutboxError) -> [OutboxItem] {
+        do { return try store.items() } catch { throw Self.storageError(error) }
+    }
+
+    /// Sends a parked item again (after the app fixed what the server refused), or a waiting one now.
+    public func retry(_ id: OutboxItem.ID) throws(OutboxError) {
+        let item: OutboxItem?
+        do { item = try store.unpark(id) } catch { throw Self.storageError(error) }
+        guard let item else { throw .noSuchItem(id) }
+        release(item.id)
+        awaitingUser.remove(item.group)
+        start()
+    }
+
+    /// Removes an item unsent (a parked write the user gave up on).
+    public func discard(_ id: OutboxItem.ID) throws(OutboxError) {
+        let removed: (item: OutboxItem, bodyFile: String?)?
+        do { removed = try store.remove(id) } catch { throw Self.storageError(error) }
+        guard let removed else { throw .noSuchItem(id) }
+        if let name = removed.bodyFile { files.delete(name) }
+        release(id)
+        subscribers.send(.discarded(removed.item))
+        start()
+    }
+
+    /// Removes every item of a user: call it at sign-out to drop their writes (keep them, and they
+    /// wait until that user signs in again).
+    /// - Returns: The items removed.
+    @discardableResult
+    public func clear(identity: String) throws(OutboxError) -> [OutboxItem] {
+        let removed: [(item: OutboxItem, bodyFile: String?)]
+        do { removed = try store.removeAll(identity: identity) } catch { throw Self.storageError(error) }
+        for (item, bodyFile) in removed {
+            if let bodyFile { files.delete(bodyFile) }
+            release(item.id)
+            subscribers.send(.discarded(item))
+        }
+        start()
+        return removed.map(\.item)
+    }
+
+    /// The changes of every item from now on, in order: each call is a subscription of its own,
+    /// which ends when its task is cancelled or the outbox stops.
+    public nonisolated func changes() -> AsyncStream<OutboxChange> {
+        subscribers.subscribe()
+    }
+
+    static func storageError(_ error: any Error) -> OutboxError {
+        (error as? OutboxError) ?? .storage("\(error)")
+    }
+}

@@ -1,0 +1,109 @@
+import Courier
+import CourierAsyncHTTPClient
+import CourierOutbox
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+/// The transports every outbox test runs over.
+enum Transport: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case urlSession
+    case asyncHTTPClient
+
+    func make() -> any ClientTransport {
+        switch self {
+        case .urlSession: URLSessionTransport()
+        case .asyncHTTPClient: AsyncHTTPClientTransport()
+        }
+    }
+
+    var testDescription: String { rawValue }
+}
+
+/// A message posted to a conversation: the write the tests keep.
+struct PostMessage: Endpoint {
+    typealias Response = Posted
+    var conversation: Int
+    var text: String
+    var method: HTTPRequest.Method { .post }
+    var path: EndpointPath { "/conversations/\(conversation)/messages" }
+    var body: RequestBody? { .json(["text": text]) }
+}
+
+/// The server's answer to a posted message.
+struct Posted: Codable, Sendable, Hashable {
+    var text: String
+}
+
+/// A fresh folder for an outbox, removed after `body`.
+func withFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-outbox-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    return try await body(folder)
+}
+
+/// A mock server, a client for it signed in as `alice` (through `store`), and an outbox in a
+/// fresh folder on a manual clock with the longest jitter; stopped and removed after `body`.
+func withOutbox<T>(
+    _ transport: Transport,
+    limits: Outbox.Limits = Outbox.Limits(),
+    store: CredentialStore = CredentialStore(.bearer("token-of-alice", identity: "alice")),
+    configure: (inout Client.Configuration) -> Void = { _ in },
+    _ body: (MockServer, Outbox, ManualClock, URL) async throws -> T
+) async throws -> T {
+    try await withServer { server in
+        try await withFolder { folder in
+            let client = Client(
+                baseURL: server.baseURL, transport: transport.make(), middlewares: [CredentialsMiddleware(provider: store)],
+                configure: configure)
+            let clock = ManualClock()
+            let outbox = try Outbox(client: client, folder: folder, limits: limits, clock: clock, random: { 1 })
+            do {
+                let result = try await body(server, outbox, clock, folder)
+                await outbox.stop()
+                return result
+            } catch {
+                await outbox.stop()
+                throw error
+            }
+        }
+    }
+}
+
+/// Echoes a posted message's text back with `201`, recording each request.
+func acceptMessages(on server: MockServer) {
+    server.route("POST", "/conversations/*") { request in
+        .json(request.bodyText, status: 201)
+    }
+}
+
+/// The texts of the messages the server received, in order.
+func texts(_ server: MockServer) -> [String] {
+    server.recordedRequests.compactMap { try? JSONDecoder().decode(Posted.self, from: Data($0.body)).text }
+}
+
+/// Collects changes until `count` have arrived (or the outbox stops).
+func collect(_ changes: AsyncStream<OutboxChange>, count: Int) async -> [OutboxChange] {
+    var result: [OutboxChange] = []
+    for await change in changes {
+        result.append(change)
+        if result.count == count { break }
+    }
+    return result
+}
+
+extension OutboxChange {
+    /// A short name of the change, for comparing sequences.
+    var name: String {
+        switch self {
+        case .enqueued: "enqueued"
+        case .sending: "sending"
+        case .sent: "sent"
+        case .willRetry: "willRetry"
+        case .parked: "parked"
+        case .discarded: "discarded"
+        }
+    }
+}

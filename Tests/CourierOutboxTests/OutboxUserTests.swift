@@ -1,0 +1,93 @@
+import Courier
+import CourierOutbox
+import CourierTestSupport
+import CourierTesting
+import Foundation
+import Testing
+
+/// An item belongs to the user signed in at enqueue: it is never sent with another user's
+/// credentials, and the app chooses at sign-out whether it is kept or removed.
+@Suite struct OutboxUserTests {
+    @Test(arguments: Transport.allCases)
+    func anItemOfAliceIsNeverSentWithBobsToken(_ transport: Transport) async throws {
+        let store = CredentialStore(.bearer("token-of-alice", identity: "alice"))
+        try await withOutbox(transport, store: store) { server, outbox, clock, _ in
+            acceptMessages(on: server)
+            try await server.goDown()
+            try await outbox.enqueue(PostMessage(conversation: 1, text: "from alice"))
+            await clock.waitForSleepers(count: 1)
+            try await server.comeUp()
+            store.update(.bearer("token-of-bob", identity: "bob"))
+            try await outbox.enqueue(PostMessage(conversation: 1, text: "from bob"), group: "bob")
+            await outbox.flush()
+            #expect(texts(server) == ["from bob"])
+            #expect(server.recordedRequests.allSatisfy { $0.header("Authorization") == "Bearer token-of-bob" })
+            let waiting = try await outbox.items()
+            #expect(waiting.map(\.identity) == ["alice"] && waiting.map(\.state) == [.waiting])
+
+            store.signOut()
+            await outbox.flush()
+            #expect(server.recordedRequests.count == 1)
+
+            store.update(.bearer("token-of-alice-2", identity: "alice"))
+            await outbox.resume()
+            #expect(try await eventually { try await outbox.items().isEmpty })
+            #expect(texts(server) == ["from bob", "from alice"])
+            #expect(server.recordedRequests.last?.header("Authorization") == "Bearer token-of-alice-2")
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func signOutKeepsOrClearsAUsersItems(_ transport: Transport) async throws {
+        let store = CredentialStore(.bearer("token-of-alice", identity: "alice"))
+        try await withOutbox(transport, store: store) { server, outbox, _, folder in
+            acceptMessages(on: server)
+            try await server.goDown()
+            try await outbox.enqueue(PostMessage(conversation: 1, text: "kept"), group: "a")
+            try await outbox.enqueue(PostMessage(conversation: 2, text: "cleared"), group: "b")
+            store.update(.bearer("token-of-carol", identity: "carol"))
+            try await outbox.enqueue(PostMessage(conversation: 3, text: "carol's"), group: "c")
+            store.signOut()
+            try await server.comeUp()
+
+            // Carol signed out and chose to drop her writes; Alice's stay.
+            let changes = outbox.changes()
+            let cleared = try await outbox.clear(identity: "carol")
+            #expect(cleared.map(\.group) == ["c"])
+            #expect(await collect(changes, count: 1).map(\.name) == ["discarded"])
+            #expect(try await outbox.items().map(\.group) == ["a", "b"])
+            await outbox.flush()
+            #expect(server.recordedRequests.isEmpty)
+
+            store.update(.bearer("token-of-alice", identity: "alice"))
+            await outbox.resume()
+            #expect(try await eventually { try await outbox.items().isEmpty })
+            #expect(Set(texts(server)) == ["kept", "cleared"])
+            #expect(try folderBytes(folder).range(of: Data("carol's".utf8)) == nil)
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func itemsOutliveTheOutboxThatKeptThemAndKeepTheirKeys(_ transport: Transport) async throws {
+        try await withServer { server in
+            try await withFolder { folder in
+                acceptMessages(on: server)
+                let store = CredentialStore(.bearer("token-of-alice", identity: "alice"))
+                let client = Client(baseURL: server.baseURL, transport: transport.make(), middlewares: [CredentialsMiddleware(provider: store)])
+                try await server.goDown()
+                let first = try Outbox(client: client, folder: folder, clock: ManualClock())
+                for text in ["one", "two"] { try await first.enqueue(PostMessage(conversation: 1, text: text)) }
+                let keys = try await first.items().count
+                #expect(keys == 2)
+                await first.stop()
+                try await server.comeUp()
+
+                let second = try Outbox(client: client, folder: folder, clock: ManualClock())
+                await second.resume()
+                #expect(try await eventually { try await second.items().isEmpty })
+                await second.stop()
+                #expect(texts(server).suffix(2) == ["one", "two"])
+            }
+        }
+    }
+}
