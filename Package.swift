@@ -153,8 +153,8 @@ let package = Package(
         .executableTarget(
             name: "courier-demo",
             dependencies: [
-                "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierCallbacks", "CourierCombine", "CourierTesting",
-                "CourierExamples",
+                "Courier", "CourierAsyncHTTPClient", "CourierCache", "CourierCallbacks", "CourierCombine", "CourierOutbox",
+                "CourierTesting", "CourierExamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),

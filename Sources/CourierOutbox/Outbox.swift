@@ -2,7 +2,7 @@ import Courier
 import Foundation
 import OpenAPIRuntime
 
-/// Writes made while offline, kept on disk and sent through a ``Courier/Client`` once each, in
+/// Writes made while offline, kept on disk and sent through a `Client` once each, in
 /// order within their group, across restarts and crashes.
 ///
 /// ```swift

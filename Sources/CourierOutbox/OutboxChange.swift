@@ -37,7 +37,7 @@ public struct OutboxDelivery: Sendable {
     let decoder: any ResponseDecoder
 
     /// The body decoded with the client's decoder.
-    /// - Throws: ``Courier/CourierError/Kind/decodingFailed`` when the body is not a `T`.
+    /// - Throws: a `CourierError` of kind `decodingFailed` when the body is not a `T`.
     public func decoded<T: Decodable>(as type: T.Type) throws(CourierError) -> T {
         do {
             return try decoder.decode(T.self, from: response.value)

@@ -33,7 +33,7 @@ public struct OutboxItem: Sendable, Hashable, Identifiable {
 
     /// What stopped a parked item, or the last passing failure of a waiting one.
     public struct Failure: Sendable, Hashable, Codable, CustomStringConvertible {
-        /// The ``Courier/CourierError/Kind`` identifier (`unacceptableStatus`, `server`, `noConnection`…).
+        /// The identifier of the `CourierError.Kind` (`unacceptableStatus`, `server`, `noConnection`…).
         public var kind: String
         /// The response's status code, when one arrived.
         public var status: Int?
@@ -61,8 +61,8 @@ public struct OutboxItem: Sendable, Hashable, Identifiable {
     public let method: String
     /// The path and query, relative to the client's base URL.
     public let path: String
-    /// The user it belongs to (``Courier/Credentials/identity``); nil when it is sent without
-    /// credentials or the client has no ``Courier/CredentialsMiddleware``.
+    /// The user it belongs to (`Credentials.identity`); nil when it is sent without
+    /// credentials or the client has no `CredentialsMiddleware`.
     public let identity: String?
     /// Where it is in its life.
     public let state: State

@@ -56,10 +56,11 @@ struct Tour {
         try await transfers(client, in: workDir)
         try await liveScores(client)
         try await postPages(client)
+        try await offlineWrites(client, in: workDir)
         try printTimings(timingLog)
-        Narrator.step(15, "Metrics the tour recorded, in Prometheus text format (swift-metrics → swift-prometheus)")
+        Narrator.step(16, "Metrics the tour recorded, in Prometheus text format (swift-metrics → swift-prometheus)")
         report.printMetrics()
-        Narrator.step(16, "The spans of the retried call (step 9): one call span, a child span per network attempt")
+        Narrator.step(17, "The spans of the retried call (step 9): one call span, a child span per network attempt")
         report.printSpans(of: "/flaky")
         print("\nTour complete.")
     }
@@ -201,7 +202,7 @@ struct Tour {
     }
 
     private func printTimings(_ file: URL) throws {
-        Narrator.step(14, "The timing log: one line per request (time, method, endpoint, status, ms, bytes, source)")
+        Narrator.step(15, "The timing log: one line per request (time, method, endpoint, status, ms, bytes, source)")
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
         for line in lines.suffix(6) { Narrator.say(String(line)) }
         Narrator.say("(\(lines.count) lines in all)")

@@ -13,11 +13,12 @@ import HTTPTypes
 /// the parts it found) and `GET /packs/offline.bin` (4 MiB with ranges and an ETag, dripped; the
 /// first answer is cut halfway), `GET /live/scores` (server-sent events; the first connection is
 /// cut after three, `Last-Event-ID` resumes, `204` after the last) and `GET /posts?page=` (three pages linked with
-/// `Link: <…>; rel="next"`).
+/// `Link: <…>; rel="next"`), `POST /messages` (honours `Idempotency-Key`: a repeat gets the first
+/// answer and changes nothing) and `GET /messages`.
 public final class SampleSocialAPI: Sendable {
     /// The server the API runs on.
     public let server: MockServer
-    private let state = Locked(SocialState())
+    let state = Locked(SocialState())
 
     private init(server: MockServer) { self.server = server }
 
@@ -124,6 +125,7 @@ public final class SampleSocialAPI: Sendable {
             return response.with(fault: first ? .closeMidBody(afterBytes: pack.count / 2) : .drip(chunkSize: 64 << 10, interval: .milliseconds(40)))
         }
         installStreamRoutes()
+        installMessageRoutes()
     }
 
     /// 4 MiB for the download, built once: 64 copies of a 64 KiB pattern, each copy marked with its

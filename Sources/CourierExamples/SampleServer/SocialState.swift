@@ -18,6 +18,9 @@ struct SocialState: Sendable {
     var boundPhones: Set<String> = ["+33600000000"]
     var issued = 0
     var feedVersion = 1
+    /// Posted messages in the order they were applied, and each `Idempotency-Key`'s first answer.
+    var messages: [String] = []
+    var answers: [String: String] = [:]
 
     mutating func issueTokens(for userID: Int) -> (access: String, refresh: String) {
         issued += 1
