@@ -219,7 +219,7 @@ let package = Package(
         .testTarget(
             name: "CourierOutboxTests",
             dependencies: [
-                "Courier", "CourierOutbox", "CourierAsyncHTTPClient", "CourierTesting", "CourierTestSupport",
+                "Courier", "CourierOutbox", "CourierAsyncHTTPClient", "CourierCombine", "CourierTesting", "CourierTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strict

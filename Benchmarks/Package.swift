@@ -29,6 +29,7 @@ let package = Package(
                 .product(name: "CourierAsyncHTTPClient", package: "Courier"),
                 .product(name: "CourierCache", package: "Courier"),
                 .product(name: "CourierCachePostgres", package: "Courier"),
+                .product(name: "CourierOutbox", package: "Courier"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CourierTesting", package: "Courier"),

@@ -88,7 +88,16 @@ extension Outbox {
         do {
             let response = try await client.send(record.request, body: body, identity: record.identity)
             await beforeRemoval?(record.item)
-            if let removed = try? store.remove(record.item.id), let name = removed.bodyFile { files.delete(name) }
+            let removed: (item: OutboxItem, bodyFile: String?)?
+            do {
+                removed = try store.remove(record.item.id)
+            } catch {
+                // The answer is known but the item can't be removed (a full disk): it is sent again
+                // later with its key, and the server answers as the first time.
+                hold(record.item.id, for: delay(afterAttempt: record.item.attempts + 1, error: nil))
+                return false
+            }
+            if let name = removed?.bodyFile { files.delete(name) }
             subscribers.send(.sent(record.item, OutboxDelivery(response: response, decoder: client.configuration.decoder)))
             return true
         } catch {
@@ -108,12 +117,16 @@ extension Outbox {
             return false
         case .passing:
             let updated = (try? store.recordFailure(item.id, Self.failure(error), park: false)) ?? item
-            let delay = delay(afterAttempt: updated.attempts, error: error)
+            let delay = delay(afterAttempt: max(updated.attempts, item.attempts + 1), error: error)
             hold(item.id, for: delay)
             subscribers.send(.willRetry(updated, error, retryAfter: delay))
             return false
         case .refused:
-            let updated = (try? store.recordFailure(item.id, Self.failure(error), park: true)) ?? item
+            guard let updated = try? store.recordFailure(item.id, Self.failure(error), park: true) else {
+                // Not parked on disk: held back instead, so the group doesn't send it again at once.
+                hold(item.id, for: delay(afterAttempt: item.attempts + 1, error: nil))
+                return false
+            }
             subscribers.send(.parked(updated, error))
             return false
         }
@@ -122,11 +135,11 @@ extension Outbox {
     /// The wait after `attempt` failed: doubling from the initial delay up to the maximum, between
     /// half and all of it (jitter, so a fleet of devices back online doesn't come at once), and no
     /// less than the server's `Retry-After`.
-    func delay(afterAttempt attempt: Int, error: CourierError) -> Duration {
+    func delay(afterAttempt attempt: Int, error: CourierError?) -> Duration {
         let exponent = Double(min(max(attempt - 1, 0), 62))
         let bound = min(backoff.initialDelay.inSeconds * pow(2, exponent), backoff.maximumDelay.inSeconds)
         var wait = Duration.seconds(bound * (0.5 + 0.5 * min(max(random(), 0), 1)))
-        if let field = error.responseHeaders?[.retryAfter], let asked = RetryPolicy.retryAfterDelay(field, now: Date()) {
+        if let field = error?.responseHeaders?[.retryAfter], let asked = RetryPolicy.retryAfterDelay(field, now: Date()) {
             wait = max(wait, min(asked, backoff.maximumRetryAfter))
         }
         return wait

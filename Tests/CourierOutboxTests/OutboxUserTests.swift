@@ -37,6 +37,42 @@ import Testing
         }
     }
 
+    /// A provider that says Alice for its first `aliceCalls` answers, then Bob: the user changes
+    /// between the outbox's check and the call's start.
+    final class SwitchingProvider: CredentialProvider {
+        let calls = Locked(0)
+        let aliceCalls: Int
+
+        init(aliceCalls: Int) { self.aliceCalls = aliceCalls }
+
+        func currentCredentials() async -> Credentials? {
+            let call = calls.withLock { calls in
+                calls += 1
+                return calls
+            }
+            return call <= aliceCalls ? .bearer("token-of-alice", identity: "alice") : .bearer("token-of-bob", identity: "bob")
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func aUserWhoChangesJustBeforeTheCallStartsGetsNothingSent(_ transport: Transport) async throws {
+        try await withServer { server in
+            try await withFolder { folder in
+                acceptMessages(on: server)
+                // Enqueue and the outbox's check see Alice; the call itself starts as Bob's.
+                let provider = SwitchingProvider(aliceCalls: 2)
+                let client = Client(baseURL: server.baseURL, transport: transport.make(), middlewares: [CredentialsMiddleware(provider: provider)])
+                let outbox = try Outbox(client: client, folder: folder, clock: ManualClock())
+                try await outbox.enqueue(PostMessage(conversation: 1, text: "alice's"))
+                await outbox.flush()
+                #expect(server.recordedRequests.isEmpty)
+                let items = try await outbox.items()
+                #expect(items.map(\.identity) == ["alice"] && items.map(\.state) == [.waiting] && items.map(\.attempts) == [0])
+                await outbox.stop()
+            }
+        }
+    }
+
     @Test(arguments: Transport.allCases)
     func signOutKeepsOrClearsAUsersItems(_ transport: Transport) async throws {
         let store = CredentialStore(.bearer("token-of-alice", identity: "alice"))
