@@ -64,14 +64,12 @@ extension Outbox {
             schedule()
         }
         while isSending, !Task.isCancelled {
-            guard let head = try? store.head(of: group), head.state == .waiting, holds[head.id] == nil,
-                let record = try? store.record(head.id)
-            else { return }
-            guard await client.isSignedIn(record.identity) else {
+            guard let head = try? store.head(of: group), head.item.state == .waiting, holds[head.item.id] == nil else { return }
+            guard await client.isSignedIn(head.identity) else {
                 awaitingUser.insert(group)
                 return
             }
-            guard await send(record) else { return }
+            guard await send(head) else { return }
         }
     }
 

@@ -3,7 +3,9 @@ import Foundation
 import GRDB
 
 /// The outbox's SQLite file: one row per item, committed with `synchronous = FULL` so that a write
-/// `enqueue` returned for survives a power cut, not only a crash.
+/// `enqueue` returned for survives a power cut, not only a crash. A removal after the server's
+/// answer and a failed attempt's count are committed without `fsync`: a power cut that undoes one
+/// only sends the item again, with its key.
 ///
 /// Small bodies live in the row; a file's or a form's body in a file of the outbox's `bodies`
 /// folder, written and synced before the row that names it is committed.
@@ -101,31 +103,17 @@ struct OutboxStore: Sendable {
         }
     }
 
-    /// The oldest item of a group.
-    func head(of group: String) throws -> OutboxItem? {
+    /// The oldest item of a group, with its request and body, to send it.
+    func head(of group: String) throws -> Record? {
         try queue.read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT id, grp, identity, request, size, state, attempts, failure, enqueuedAt FROM item
-                WHERE grp = ? ORDER BY id LIMIT 1
-                """, arguments: [group]).map(Self.item(from:))
-        }
-    }
-
-    /// An item with its request and body, to send it.
-    func record(_ id: OutboxItem.ID) throws -> Record? {
-        try queue.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [id.rawValue]) else { return nil }
-            let request = try JSONDecoder().decode(KeptRequest.self, from: row["request"] as Data)
-            return Record(
-                item: try Self.item(from: row), request: request, identity: Self.identity(row["identity"]), body: row["body"],
-                bodyFile: row["bodyFile"])
+            try Row.fetchOne(db, sql: "SELECT * FROM item WHERE grp = ? ORDER BY id LIMIT 1", arguments: [group]).map(Self.record(from:))
         }
     }
 
     /// Records a failed attempt; `park` stops the item until the app retries it.
     func recordFailure(_ id: OutboxItem.ID, _ failure: OutboxItem.Failure, park: Bool) throws -> OutboxItem? {
         let encoded = try JSONEncoder().encode(failure)
-        return try queue.write { db in
+        return try writeWithoutSync { db in
             try db.execute(
                 sql: "UPDATE item SET attempts = attempts + 1, failure = ?, state = ? WHERE id = ?",
                 arguments: [encoded, park ? "parked" : "waiting", id.rawValue])
@@ -143,7 +131,7 @@ struct OutboxStore: Sendable {
 
     /// Removes an item; the name of its body's file, for the caller to delete once the row is gone.
     func remove(_ id: OutboxItem.ID) throws -> (item: OutboxItem, bodyFile: String?)? {
-        try queue.write { db in
+        try writeWithoutSync { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [id.rawValue]) else { return nil }
             try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id.rawValue])
             return (try Self.item(from: row), row["bodyFile"])
@@ -167,6 +155,25 @@ struct OutboxStore: Sendable {
     /// The body files rows name (the others are left from a crash between a file and its row).
     func bodyFiles() throws -> Set<String> {
         try queue.read { db in Set(try String.fetchAll(db, sql: "SELECT bodyFile FROM item WHERE bodyFile IS NOT NULL")) }
+    }
+
+    /// A transaction committed without an `fsync`: a crash keeps it (the OS has the write-ahead
+    /// log), a power cut may undo it, until the next synced commit. Only for writes whose loss
+    /// sends an item again with its key: a removal after the server's answer, a failed attempt.
+    private func writeWithoutSync<T>(_ updates: (Database) throws -> T) throws -> T {
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            do {
+                let result = try updates(db)
+                try db.execute(sql: "COMMIT")
+                return result
+            } catch {
+                try? db.execute(sql: "ROLLBACK")
+                throw error
+            }
+        }
     }
 
     // MARK: Columns
@@ -197,8 +204,18 @@ struct OutboxStore: Sendable {
         ).map(item(from:))
     }
 
-    private static func item(from row: Row) throws -> OutboxItem {
+    private static func record(from row: Row) throws -> Record {
         let request = try JSONDecoder().decode(KeptRequest.self, from: row["request"] as Data)
+        return Record(
+            item: try item(from: row, request: request), request: request, identity: identity(row["identity"]), body: row["body"],
+            bodyFile: row["bodyFile"])
+    }
+
+    private static func item(from row: Row) throws -> OutboxItem {
+        try item(from: row, request: try JSONDecoder().decode(KeptRequest.self, from: row["request"] as Data))
+    }
+
+    private static func item(from row: Row, request: KeptRequest) throws -> OutboxItem {
         let failure = try (row["failure"] as Data?).map { try JSONDecoder().decode(OutboxItem.Failure.self, from: $0) }
         return OutboxItem(
             id: OutboxItem.ID(rawValue: row["id"]), group: row["grp"], operationName: request.operationName, method: request.method,
