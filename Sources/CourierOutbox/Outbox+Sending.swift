@@ -27,6 +27,8 @@ extension Outbox {
         connectivity = nil
         for hold in holds.values { hold.cancel() }
         holds.removeAll()
+        userCheck?.cancel()
+        userCheck = nil
         let running = Array(lanes.values)
         for lane in running { lane.cancel() }
         for lane in running { await lane.value }
@@ -66,7 +68,7 @@ extension Outbox {
         while isSending, !Task.isCancelled {
             guard let head = try? store.head(of: group), head.item.state == .waiting, holds[head.item.id] == nil else { return }
             guard await client.isSignedIn(head.identity) else {
-                awaitingUser.insert(group)
+                awaitUser(group)
                 return
             }
             guard await send(head) else { return }
@@ -111,7 +113,7 @@ extension Outbox {
         case .stop:
             return false
         case .awaitUser:
-            awaitingUser.insert(item.group)
+            awaitUser(item.group)
             return false
         case .passing:
             let updated = (try? store.recordFailure(item.id, Self.failure(error), park: false)) ?? item
@@ -155,6 +157,24 @@ extension Outbox {
 
     private func holdEnded(_ id: OutboxItem.ID) {
         holds[id] = nil
+        schedule()
+    }
+
+    /// Holds a group back until its user may be signed in again: until ``resume()``, ``flush()``,
+    /// or the next check of who is signed in (every ``userCheckInterval``).
+    private func awaitUser(_ group: String) {
+        awaitingUser.insert(group)
+        guard userCheck == nil else { return }
+        let clock = clock
+        userCheck = Task {
+            do { try await clock.sleep(for: Self.userCheckInterval) } catch { return }
+            self.userCheckEnded()
+        }
+    }
+
+    private func userCheckEnded() {
+        userCheck = nil
+        awaitingUser.removeAll()
         schedule()
     }
 

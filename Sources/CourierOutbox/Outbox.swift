@@ -42,6 +42,11 @@ public actor Outbox {
     var holds: [OutboxItem.ID: Task<Void, Never>] = [:]
     /// Groups whose next item is for a user not signed in, until something wakes the outbox.
     var awaitingUser: Set<String> = []
+    /// The next check of who is signed in, while a group waits for its user.
+    var userCheck: Task<Void, Never>?
+    /// How often the outbox looks again whether a waiting item's user is signed in: a credential
+    /// provider says who is signed in when asked, and tells nobody when that changes.
+    static let userCheckInterval = Duration.seconds(30)
     /// Callers of ``flush()`` waiting for every group to be sent, held or parked.
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
     var connectivity: ConnectivityWatch?

@@ -37,6 +37,32 @@ import Testing
         }
     }
 
+    @Test(arguments: Transport.allCases)
+    func aUsersItemsGoOnTheirOwnSoonAfterTheyAreBack(_ transport: Transport) async throws {
+        let store = CredentialStore(.bearer("token-of-bob", identity: "bob"))
+        try await withOutbox(transport, store: store) { server, outbox, clock, _ in
+            acceptMessages(on: server)
+            store.update(.bearer("token-of-alice", identity: "alice"))
+            try await server.goDown()
+            try await outbox.enqueue(PostMessage(conversation: 1, text: "alice's"))
+            await clock.waitForSleepers(count: 1)
+            try await server.comeUp()
+            store.update(.bearer("token-of-bob", identity: "bob"))
+            clock.advance(by: .seconds(1))
+            // The backoff ended while Bob is signed in: the item waits for Alice, and the outbox
+            // looks again 30 s later, then again, without being asked.
+            await clock.waitForSleepers(count: 1)
+            #expect(clock.sleeps.last == .seconds(30))
+            clock.advance(by: .seconds(30))
+            await clock.waitForSleepers(count: 1)
+            #expect(server.recordedRequests.isEmpty)
+            store.update(.bearer("token-of-alice", identity: "alice"))
+            clock.advance(by: .seconds(30))
+            #expect(try await eventually { try await outbox.items().isEmpty })
+            #expect(server.recordedRequests.map { $0.header("Authorization") } == ["Bearer token-of-alice"])
+        }
+    }
+
     /// A provider that says Alice for its first `aliceCalls` answers, then Bob: the user changes
     /// between the outbox's check and the call's start.
     final class SwitchingProvider: CredentialProvider {
