@@ -90,7 +90,9 @@ extension Outbox {
             await beforeRemoval?(record.item)
             let removed: (item: OutboxItem, bodyFile: String?)?
             do {
-                removed = try store.remove(record.item.id)
+                // Synced when a body file goes with it: a removal a power cut undid would come
+                // back without its body.
+                removed = try store.remove(record.item.id, synced: record.bodyFile != nil)
             } catch {
                 // The answer is known but the item can't be removed (a full disk): it is sent again
                 // later with its key, and the server answers as the first time.

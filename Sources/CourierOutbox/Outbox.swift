@@ -159,7 +159,7 @@ public actor Outbox {
     /// Removes an item unsent (a parked write the user gave up on).
     public func discard(_ id: OutboxItem.ID) throws(OutboxError) {
         let removed: (item: OutboxItem, bodyFile: String?)?
-        do { removed = try store.remove(id) } catch { throw Self.storageError(error) }
+        do { removed = try store.remove(id, synced: true) } catch { throw Self.storageError(error) }
         guard let removed else { throw .noSuchItem(id) }
         if let name = removed.bodyFile { files.delete(name) }
         release(id)

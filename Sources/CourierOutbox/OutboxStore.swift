@@ -130,12 +130,15 @@ struct OutboxStore: Sendable {
     }
 
     /// Removes an item; the name of its body's file, for the caller to delete once the row is gone.
-    func remove(_ id: OutboxItem.ID) throws -> (item: OutboxItem, bodyFile: String?)? {
-        try writeWithoutSync { db in
+    /// `synced` for the app's own removal (a discard must survive a power cut: the item would be
+    /// sent); not after the server's answer, whose loss only sends the item again with its key.
+    func remove(_ id: OutboxItem.ID, synced: Bool) throws -> (item: OutboxItem, bodyFile: String?)? {
+        let remove = { (db: Database) throws -> (item: OutboxItem, bodyFile: String?)? in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [id.rawValue]) else { return nil }
             try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id.rawValue])
             return (try Self.item(from: row), row["bodyFile"])
         }
+        return synced ? try queue.write(remove) : try writeWithoutSync(remove)
     }
 
     /// Removes every item of a user.

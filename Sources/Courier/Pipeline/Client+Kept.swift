@@ -18,11 +18,6 @@ package struct KeptRequest: Sendable, Codable, Hashable {
     package var timeoutMilliseconds: Int64?
     package var requiresAuthentication: Bool
 
-    /// The `Idempotency-Key` the request is sent with, on every attempt of every run.
-    package var idempotencyKey: String? {
-        headers.first { $0.first?.lowercased() == "idempotency-key" }?.last
-    }
-
     var headerFields: HTTPFields {
         var fields = HTTPFields()
         for pair in headers where pair.count == 2 {
