@@ -157,7 +157,10 @@ extension Outbox {
         }
     }
 
+    /// Runs in the hold's own task: one released meanwhile (and perhaps replaced) is cancelled, and
+    /// ends nothing.
     private func holdEnded(_ id: OutboxItem.ID) {
+        guard !Task.isCancelled else { return }
         holds[id] = nil
         schedule()
     }
@@ -175,6 +178,7 @@ extension Outbox {
     }
 
     private func userCheckEnded() {
+        guard !Task.isCancelled else { return }
         userCheck = nil
         awaitingUser.removeAll()
         schedule()
