@@ -35,7 +35,7 @@ import Testing
 
     @Test(arguments: Transport.allCases)
     func formsFilesAndCompressedBodiesArriveAsTheyWereBuilt(_ transport: Transport) async throws {
-        try await withOutbox(transport) { server, outbox, _, folder in
+        try await withOutbox(transport) { server, outbox, clock, folder in
             server.route(nil, "/*", respond: .status(204))
             let photo = folder.deletingLastPathComponent().appendingPathComponent("photo-\(UUID().uuidString).jpg")
             let pixels = Data((0 ..< 50_000).map { UInt8($0 % 251) })
@@ -44,6 +44,9 @@ import Testing
             try await outbox.enqueue(PhotoUpload(photo: photo), group: "photos")
             try await outbox.enqueue(SaveForm(), group: "profile")
             try await outbox.enqueue(SendLog(), group: "logs")
+            // Each first attempt has failed and backs off before the server is back: `flush` ends
+            // those waits (an attempt still under way when the server came back would wait again).
+            await clock.waitForSleepers(count: 3)
             // The app's file may go once the write is kept.
             try FileManager.default.removeItem(at: photo)
             try await server.comeUp()

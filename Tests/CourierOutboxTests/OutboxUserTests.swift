@@ -102,13 +102,16 @@ import Testing
     @Test(arguments: Transport.allCases)
     func signOutKeepsOrClearsAUsersItems(_ transport: Transport) async throws {
         let store = CredentialStore(.bearer("token-of-alice", identity: "alice"))
-        try await withOutbox(transport, store: store) { server, outbox, _, folder in
+        try await withOutbox(transport, store: store) { server, outbox, clock, folder in
             acceptMessages(on: server)
             try await server.goDown()
             try await outbox.enqueue(PostMessage(conversation: 1, text: "kept"), group: "a")
             try await outbox.enqueue(PostMessage(conversation: 2, text: "cleared"), group: "b")
+            // Alice's first attempts have failed (and back off) before Carol signs in.
+            await clock.waitForSleepers(count: 2)
             store.update(.bearer("token-of-carol", identity: "carol"))
             try await outbox.enqueue(PostMessage(conversation: 3, text: "carol's"), group: "c")
+            await clock.waitForSleepers(count: 3)
             store.signOut()
             try await server.comeUp()
 
