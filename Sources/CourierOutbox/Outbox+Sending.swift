@@ -11,13 +11,14 @@ extension Outbox {
     }
 
     /// Sends every item that can be sent now, without waiting out backoff, and returns once each
-    /// group is sent, parked, backing off again or waiting for its user.
+    /// group is sent, parked, backing off again or waiting for its user, or once the calling task
+    /// is cancelled (the sending goes on).
     public func flush() async {
         for id in holds.keys { release(id) }
         awaitingUser.removeAll()
         start()
         guard !lanes.isEmpty else { return }
-        await withCheckedContinuation { idleWaiters.append($0) }
+        await idleWaiters.wait(idleWaiters.join())
     }
 
     /// Stops sending (an item in flight is cancelled and sent again later) and ends every
@@ -196,9 +197,7 @@ extension Outbox {
     }
 
     private func resumeIdleWaiters() {
-        let waiters = idleWaiters
-        idleWaiters.removeAll()
-        for waiter in waiters { waiter.resume() }
+        idleWaiters.endAll()
     }
 
     /// A failure as kept on disk, without secrets (the error's detail is already redacted).

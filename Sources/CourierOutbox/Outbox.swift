@@ -48,7 +48,7 @@ public actor Outbox {
     /// provider says who is signed in when asked, and tells nobody when that changes.
     static let userCheckInterval = Duration.seconds(30)
     /// Callers of ``flush()`` waiting for every group to be sent, held or parked.
-    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    let idleWaiters = IdleWaiters()
     var connectivity: ConnectivityWatch?
 
     /// Opens (or creates) the outbox kept in `folder`.

@@ -8,7 +8,7 @@ import Testing
 
 /// Every kind of body is kept as it would be sent: bytes in the database, a multipart form with a
 /// file written to the outbox's own file (so the app's copy may go), a gzipped body compressed once.
-@Suite struct OutboxBodyTests {
+@Suite(.timeLimit(.minutes(3))) struct OutboxBodyTests {
     struct PhotoUpload: Endpoint {
         typealias Response = Data
         let photo: URL

@@ -15,7 +15,7 @@ import Darwin
 /// item is at the server, after the server answered but before the removal) loses no item, and a
 /// fresh process sends each again with the same `Idempotency-Key`: a server that honours keys
 /// applies every write once.
-@Suite(.serialized) struct OutboxCrashTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct OutboxCrashTests {
     /// Writes each run enqueues; the kill point moves over them from run to run.
     static let items = 4
     /// Runs per kill point and transport (`COURIER_OUTBOX_CRASH_RUNS` for more).
@@ -90,7 +90,13 @@ import Darwin
                 let confirmed = Self.lines(first).filter { $0.hasPrefix("enqueued ") }.count
 
                 let finisher = try ChildProcess(Self.peer, [origin, outbox, transport.rawValue, "resume"], output: second)
+                // A peer that never ends fails the run (its code is then a signal's) instead of hanging it.
+                let watchdog = Task {
+                    try await Task.sleep(for: .seconds(120))
+                    kill(finisher.pid, SIGKILL)
+                }
                 let code = await finisher.exitCode()
+                watchdog.cancel()
                 #expect(code == 0 && Self.lines(second) == ["done"], "the second peer: \(String(describing: code)) \(Self.lines(second))")
 
                 let keys = ledger.keys.current

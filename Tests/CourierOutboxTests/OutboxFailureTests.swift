@@ -7,7 +7,7 @@ import Testing
 
 /// Passing failures back off on the outbox's clock and honour `Retry-After`; a refusal parks its
 /// item and holds back its group alone.
-@Suite struct OutboxFailureTests {
+@Suite(.timeLimit(.minutes(3))) struct OutboxFailureTests {
     @Test(arguments: Transport.allCases)
     func passingFailuresBackOffAndHonourRetryAfter(_ transport: Transport) async throws {
         try await withOutbox(transport) { server, outbox, clock, _ in

@@ -84,14 +84,25 @@ func texts(_ server: MockServer) -> [String] {
     server.recordedRequests.compactMap { try? JSONDecoder().decode(Posted.self, from: Data($0.body)).text }
 }
 
-/// Collects changes until `count` have arrived (or the outbox stops).
+/// Collects changes until `count` have arrived, the outbox stops, or 60 s have passed (a backstop,
+/// far beyond a passing run, so a change that never comes fails the test instead of hanging it).
 func collect(_ changes: AsyncStream<OutboxChange>, count: Int) async -> [OutboxChange] {
-    var result: [OutboxChange] = []
-    for await change in changes {
-        result.append(change)
-        if result.count == count { break }
+    let collected = Locked<[OutboxChange]>([])
+    await withTaskGroup(of: Void.self) { group in
+        group.addTask {
+            for await change in changes {
+                let total = collected.withLock { collected in
+                    collected.append(change)
+                    return collected.count
+                }
+                if total == count { break }
+            }
+        }
+        group.addTask { try? await Task.sleep(for: .seconds(60)) }
+        await group.next()
+        group.cancelAll()
     }
-    return result
+    return collected.current
 }
 
 extension OutboxChange {

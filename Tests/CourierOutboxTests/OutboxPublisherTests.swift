@@ -12,7 +12,7 @@ import OpenCombine
 #endif
 
 /// An outbox's changes as a Combine publisher (`CourierCombine`'s `SequencePublisher`).
-@Suite struct OutboxPublisherTests {
+@Suite(.timeLimit(.minutes(3))) struct OutboxPublisherTests {
     @Test(arguments: Transport.allCases)
     func aSubscriberSeesEachChangeThenTheEndWhenTheOutboxStops(_ transport: Transport) async throws {
         try await withOutbox(transport) { server, outbox, _, _ in

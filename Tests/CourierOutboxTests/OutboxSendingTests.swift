@@ -7,7 +7,7 @@ import Testing
 
 /// Writes kept in an outbox reach a real server once each, in order within their group, with the
 /// `Idempotency-Key` fixed at enqueue and the credentials added only when sent.
-@Suite struct OutboxSendingTests {
+@Suite(.timeLimit(.minutes(3))) struct OutboxSendingTests {
     @Test(arguments: Transport.allCases)
     func writesArriveInOrderOnceEachWithTheirKeysAndCredentialsAddedWhenSent(_ transport: Transport) async throws {
         try await withOutbox(transport) { server, outbox, _, _ in

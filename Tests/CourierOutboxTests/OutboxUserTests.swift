@@ -7,7 +7,7 @@ import Testing
 
 /// An item belongs to the user signed in at enqueue: it is never sent with another user's
 /// credentials, and the app chooses at sign-out whether it is kept or removed.
-@Suite struct OutboxUserTests {
+@Suite(.timeLimit(.minutes(3))) struct OutboxUserTests {
     @Test(arguments: Transport.allCases)
     func anItemOfAliceIsNeverSentWithBobsToken(_ transport: Transport) async throws {
         let store = CredentialStore(.bearer("token-of-alice", identity: "alice"))

@@ -31,8 +31,20 @@ struct OutageTests {
         let client: Client
         let logs: LogRecorder
 
-        static func make() async throws -> Setup {
-            let postgres = try ThrowawayPostgres.startPrivate()
+        /// Runs `body` with a fresh setup, ended after it (its server stopped and removed).
+        static func with(_ body: (Setup) async throws -> Void) async throws {
+            let setup = try await make()
+            do {
+                try await body(setup)
+            } catch {
+                await setup.tearDown()
+                throw error
+            }
+            await setup.tearDown()
+        }
+
+        private static func make() async throws -> Setup {
+            let postgres = try await ThrowawayPostgres.startPrivate()
             let database = try await postgres.makeDatabase()
             let postgresClient = PostgresClient(configuration: postgres.configuration(database: database))
             let running = Task { await postgresClient.run() }
@@ -69,71 +81,77 @@ struct OutageTests {
         func tearDown() async {
             running.cancel()
             try? await origin.shutdown()
-            postgres.shutDown()
+            await postgres.shutDown()
         }
     }
 
     @Test func aDatabaseThatIsDownCostsTheCacheNotTheCall() async throws {
-        let setup = try await Setup.make()
-        defer { Task { await setup.tearDown() } }
-        let loggedBefore = try await setup.cachedOnce()
-        setup.postgres.stop()
-        for _ in 0..<4 {
-            let started = ContinuousClock.now
-            let response = try await setup.client.response(for: Page())
-            #expect(response.source == .network)
-            #expect(String(decoding: response.value, as: UTF8.self) == "feed")
-            #expect(started.duration(to: .now) < .seconds(60), "bounded by the storage's timeout (5 s)")
+        try await Setup.with { setup in
+            let loggedBefore = try await setup.cachedOnce()
+            await setup.postgres.stop()
+            for _ in 0..<4 {
+                let started = ContinuousClock.now
+                let response = try await setup.client.response(for: Page())
+                #expect(response.source == .network)
+                #expect(String(decoding: response.value, as: UTF8.self) == "feed")
+                #expect(started.duration(to: .now) < .seconds(60), "bounded by the storage's timeout (5 s)")
+            }
+            #expect(setup.failuresLogged == loggedBefore + 1, "logged once for the outage")
+            try await setup.postgres.start()
+            #expect(try await setup.callUntilCached(within: 60), "caches again once the database is back")
+            #expect(setup.logs.messages.contains { $0.contains("works again") })
+            #expect(try await setup.cache.statistics().failures >= 4, "each failure counted")
         }
-        #expect(setup.failuresLogged == loggedBefore + 1, "logged once for the outage")
-        try setup.postgres.start()
-        #expect(try await setup.callUntilCached(within: 60), "caches again once the database is back")
-        #expect(setup.logs.messages.contains { $0.contains("works again") })
-        #expect(try await setup.cache.statistics().failures >= 4, "each failure counted")
     }
 
     /// Four callers keep calling while the database stops and starts again: no call fails.
     @Test func aDatabaseRestartedUnderLoadFailsNoCall() async throws {
-        let setup = try await Setup.make()
-        defer { Task { await setup.tearDown() } }
-        let loading = Locked(true)
-        let calls = Locked(0)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<4 {
-                group.addTask {
-                    while loading.current {
-                        let response = try await setup.client.response(for: Page())
-                        #expect(String(decoding: response.value, as: UTF8.self) == "feed")
-                        calls.withLock { $0 += 1 }
+        try await Setup.with { setup in
+            let loading = Locked(true)
+            let calls = Locked(0)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        while loading.current, !Task.isCancelled {
+                            let response = try await setup.client.response(for: Page())
+                            #expect(String(decoding: response.value, as: UTF8.self) == "feed")
+                            calls.withLock { $0 += 1 }
+                        }
                     }
                 }
+                // The callers stop whatever comes of the restart (a failed start throws from here).
+                defer { loading.withLock { $0 = false } }
+                try await Task.sleep(for: .milliseconds(300))
+                await setup.postgres.stop()
+                try await Task.sleep(for: .seconds(1))
+                try await setup.postgres.start()
+                try await Task.sleep(for: .milliseconds(300))
+                loading.withLock { $0 = false }
+                try await group.waitForAll()
             }
-            try await Task.sleep(for: .milliseconds(300))
-            setup.postgres.stop()
-            try await Task.sleep(for: .seconds(1))
-            try setup.postgres.start()
-            try await Task.sleep(for: .milliseconds(300))
-            loading.withLock { $0 = false }
-            try await group.waitForAll()
+            #expect(calls.current >= 4, "every caller got through")
+            #expect(try await setup.callUntilCached(within: 60), "caches again after the restart")
         }
-        #expect(calls.current >= 4, "every caller got through")
-        #expect(try await setup.callUntilCached(within: 60), "caches again after the restart")
     }
 
     @Test func aDatabaseThatHangsCostsACallNoMoreThanTheTimeout() async throws {
-        let setup = try await Setup.make()
-        defer { Task { await setup.tearDown() } }
-        let loggedBefore = try await setup.cachedOnce()
-        try setup.postgres.freeze(true)
-        defer { try? setup.postgres.freeze(false) }
-        for _ in 0..<3 {
-            let started = ContinuousClock.now
-            let response = try await setup.client.response(for: Page())
-            #expect(response.source == .network)
-            #expect(started.duration(to: .now) < .seconds(60), "the lookup gives up after 5 s")
+        try await Setup.with { setup in
+            let loggedBefore = try await setup.cachedOnce()
+            try await setup.postgres.freeze(true)
+            do {
+                for _ in 0..<3 {
+                    let started = ContinuousClock.now
+                    let response = try await setup.client.response(for: Page())
+                    #expect(response.source == .network)
+                    #expect(started.duration(to: .now) < .seconds(60), "the lookup gives up after 5 s")
+                }
+            } catch {
+                try? await setup.postgres.freeze(false)
+                throw error
+            }
+            #expect(setup.failuresLogged == loggedBefore + 1)
+            try await setup.postgres.freeze(false)
+            #expect(try await setup.callUntilCached(within: 60))
         }
-        #expect(setup.failuresLogged == loggedBefore + 1)
-        try setup.postgres.freeze(false)
-        #expect(try await setup.callUntilCached(within: 60))
     }
 }

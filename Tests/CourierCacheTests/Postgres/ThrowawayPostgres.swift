@@ -22,7 +22,7 @@ final class ThrowawayPostgres: Sendable {
     static let shared: Result<ThrowawayPostgres, Unavailable> = {
         let result = Result { try ThrowawayPostgres() }.mapError { Unavailable(reason: "\($0)") }
         switch result {
-        case .success: atexit { if case .success(let server) = ThrowawayPostgres.shared { server.shutDown() } }
+        case .success: atexit { if case .success(let server) = ThrowawayPostgres.shared { server.removeNow() } }
         case .failure(let unavailable):
             print("⚠️  PostgreSQL tests SKIPPED: \(unavailable.reason). Install PostgreSQL (apt-get install -y postgresql) to run them.")
         }
@@ -32,7 +32,7 @@ final class ThrowawayPostgres: Sendable {
     static var isAvailable: Bool { (try? shared.get()) != nil }
 
     /// A server of one test's own, for tests that stop it or freeze it; ``shutDown()`` ends it.
-    static func startPrivate() throws -> ThrowawayPostgres { try ThrowawayPostgres() }
+    static func startPrivate() async throws -> ThrowawayPostgres { try await offThePool { try ThrowawayPostgres() } }
 
     struct Unavailable: Error, CustomStringConvertible {
         let reason: String
@@ -72,19 +72,32 @@ final class ThrowawayPostgres: Sendable {
     }
 
     /// Stops the server now, fast (every connection cut): for the tests that take the database away.
-    func stop() {
+    func stop() async {
+        await Self.offThePool { self.stopNow() }
+    }
+
+    private func stopNow() {
         try? Self.run(as: asUser, binaries.appendingPathComponent("pg_ctl").path, ["-D", folder.path + "/data", "-m", "fast", "-w", "stop"])
     }
 
     /// Stops the server and deletes its folder.
-    func shutDown() {
-        stop()
+    func shutDown() async {
+        await Self.offThePool { self.removeNow() }
+    }
+
+    /// Stops the server and deletes its folder, on the calling thread (at the process's exit).
+    private func removeNow() {
+        stopNow()
         try? FileManager.default.removeItem(at: folder)
     }
 
     /// Freezes (`SIGSTOP`) or thaws (`SIGCONT`) every process of the server: a database that hangs,
     /// its connections open and silent.
-    func freeze(_ frozen: Bool) throws {
+    func freeze(_ frozen: Bool) async throws {
+        try await Self.offThePool { try self.freezeNow(frozen) }
+    }
+
+    private func freezeNow(_ frozen: Bool) throws {
         let pidFile = folder.appendingPathComponent("data/postmaster.pid")
         guard let first = try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n").first, let pid = Int32(first) else {
             throw Unavailable(reason: "no postmaster.pid in \(folder.path)")
@@ -95,8 +108,27 @@ final class ThrowawayPostgres: Sendable {
     }
 
     /// Starts the server again on its port after ``stop()``.
-    func start() throws {
-        try Self.run(as: asUser, binaries.appendingPathComponent("pg_ctl").path, Self.startArguments(folder, port))
+    func start() async throws {
+        try await Self.offThePool {
+            try Self.run(as: self.asUser, self.binaries.appendingPathComponent("pg_ctl").path, Self.startArguments(self.folder, self.port))
+        }
+    }
+
+    /// Runs `work`, which waits for a program, on a thread of its own: blocked there, it can't
+    /// take one of the few threads every task of the test process shares.
+    private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    private static func offThePool(_ work: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                work()
+                continuation.resume()
+            }
+        }
     }
 
     /// The configuration of a client of `database` on this server.
