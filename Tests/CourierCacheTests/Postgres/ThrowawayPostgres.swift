@@ -22,7 +22,7 @@ final class ThrowawayPostgres: Sendable {
     static let shared: Result<ThrowawayPostgres, Unavailable> = {
         let result = Result { try ThrowawayPostgres() }.mapError { Unavailable(reason: "\($0)") }
         switch result {
-        case .success: atexit { if case .success(let server) = ThrowawayPostgres.shared { server.removeNow() } }
+        case .success: atexit { if case .success(let server) = ThrowawayPostgres.shared { server.endAtExit() } }
         case .failure(let unavailable):
             print("⚠️  PostgreSQL tests SKIPPED: \(unavailable.reason). Install PostgreSQL (apt-get install -y postgresql) to run them.")
         }
@@ -85,10 +85,29 @@ final class ThrowawayPostgres: Sendable {
         await Self.offThePool { self.removeNow() }
     }
 
-    /// Stops the server and deletes its folder, on the calling thread (at the process's exit).
     private func removeNow() {
         stopNow()
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Ends the server without waiting (its immediate shutdown, `SIGQUIT`) and deletes its folder:
+    /// at the process's exit, where starting a program and waiting for it could hang the exit
+    /// (and with it the test run), and a throwaway database has nothing to save.
+    private func endAtExit() {
+        if let pid = try? postmasterPID(), kill(pid, SIGQUIT) == 0 {
+            // Its folder goes once it has gone (for at most 5 s).
+            for _ in 0 ..< 500 where kill(pid, 0) == 0 { usleep(10_000) }
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The server's main process, from its `postmaster.pid`.
+    private func postmasterPID() throws -> pid_t {
+        let pidFile = folder.appendingPathComponent("data/postmaster.pid")
+        guard let first = try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n").first, let pid = Int32(first) else {
+            throw Unavailable(reason: "no postmaster.pid in \(folder.path)")
+        }
+        return pid
     }
 
     /// Freezes (`SIGSTOP`) or thaws (`SIGCONT`) every process of the server: a database that hangs,
@@ -98,10 +117,7 @@ final class ThrowawayPostgres: Sendable {
     }
 
     private func freezeNow(_ frozen: Bool) throws {
-        let pidFile = folder.appendingPathComponent("data/postmaster.pid")
-        guard let first = try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n").first, let pid = Int32(first) else {
-            throw Unavailable(reason: "no postmaster.pid in \(folder.path)")
-        }
+        let pid = try postmasterPID()
         let children = try ChildProcess.run("/usr/bin/pgrep", ["-P", "\(pid)"]).output
         let pids = [pid] + String(decoding: children, as: UTF8.self).split(separator: "\n").compactMap { Int32($0) }
         for process in pids { kill(process, frozen ? SIGSTOP : SIGCONT) }
@@ -145,7 +161,7 @@ final class ThrowawayPostgres: Sendable {
     func makeDatabase() async throws -> String {
         let name = "courier_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
         try await withClient(database: "postgres") { client in
-            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+            _ = try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
         }
         return name
     }
