@@ -32,23 +32,9 @@ public struct EventPublisher<E: EventStreamEndpoint>: Publisher, Sendable {
     /// Attaches a subscriber; nothing is read before it asks for events.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = UpdatesSubscription(subscriber: subscriber) { [source] in
-            let events = PulledEvents(source)
+            let events = PulledElements(source)
             return AsyncThrowingStream { try await events.next() }
         }
         subscriber.receive(subscription: subscription)
-    }
-}
-
-/// The events of a source, one read per `next()`: the stream built on it reads nothing ahead.
-// @unchecked: the iterator is used by one stream's `next`, whose calls never overlap.
-private final class PulledEvents<E: EventStreamEndpoint>: @unchecked Sendable {
-    private var iterator: EventStream<E>.Iterator
-
-    init(_ source: EventStream<E>) {
-        iterator = source.makeAsyncIterator()
-    }
-
-    func next() async throws -> StreamedEvent<E.Event>? {
-        try await iterator.next()
     }
 }

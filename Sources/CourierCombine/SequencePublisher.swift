@@ -33,9 +33,10 @@ public struct SequencePublisher<Element: Sendable>: Publisher, Sendable {
     }
 }
 
-/// A sequence's elements, one read per `next()`: the stream built on it reads nothing ahead.
+/// A sequence's elements, one read per `next()`: the stream built on it reads nothing ahead (an
+/// event stream's next event waits in its connection until the subscriber asks).
 // @unchecked: the iterator is used by one stream's `next`, whose calls never overlap.
-private final class PulledElements<S: AsyncSequence>: @unchecked Sendable where S.Element: Sendable {
+final class PulledElements<S: AsyncSequence>: @unchecked Sendable where S.Element: Sendable {
     private var iterator: S.AsyncIterator
 
     init(_ sequence: S) {

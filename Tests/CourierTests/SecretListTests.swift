@@ -36,6 +36,18 @@ struct SecretListTests {
         #expect(redaction.headerNames.contains("x-session-key"), "kept lowercased")
     }
 
+    /// What a kept request is refused for: the first secret item, found encoded or not.
+    @Test func theFirstSecretQueryItemIsFoundEncodedOrNot() {
+        let redaction = Redaction()
+        #expect(redaction.firstSecretQueryName(in: "/hooks?page=2&access%5Ftoken=t&api_key=k") == "access_token")
+        #expect(redaction.firstSecretQueryName(in: "https://h/p?page=2&API_KEY=k") == "API_KEY")
+        #expect(redaction.firstSecretQueryName(in: "/hooks?page=2&tokens=1") == nil)
+        #expect(redaction.firstSecretQueryName(in: "/hooks") == nil)
+        var none = Redaction()
+        none.queryNames = []
+        #expect(none.firstSecretQueryName(in: "/hooks?token=t") == nil)
+    }
+
     @Test func credentialFieldsCountEvenWithAnEmptyList() {
         var redaction = Redaction()
         redaction.headerNames = []

@@ -45,18 +45,12 @@ extension Client {
         let built = try buildRequest(for: call, clientDefaults: false)
         let redaction = configuration.redaction
         let target = built.head.path ?? "/"
-        if let query = target.split(separator: "?", maxSplits: 1).dropFirst().first {
-            for item in query.split(separator: "&") {
-                let name = item.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-                let decoded = name.removingPercentEncoding ?? name
-                if redaction.isSecret(queryItem: decoded) {
-                    var error = CourierError(
-                        .invalidRequest,
-                        detail: "the query item '\(decoded)' is a secret, which a kept request never writes to disk; send it in a header field the chain adds")
-                    error.endpoint = call.name
-                    throw error
-                }
-            }
+        if let name = redaction.firstSecretQueryName(in: target) {
+            var error = CourierError(
+                .invalidRequest,
+                detail: "the query item '\(name)' is a secret, which a kept request never writes to disk; send it in a header field the chain adds")
+            error.endpoint = call.name
+            throw error
         }
         var headers: [[String]] = []
         for field in built.head.headerFields where !redaction.isSecret(header: field.name) {

@@ -47,6 +47,17 @@ public struct Redaction: Sendable, Hashable {
         isSecretQueryName(name[...])
     }
 
+    /// The name of the first query item of `target` (a URL or request target) whose value must be
+    /// hidden, percent-decoded; nil when it has none.
+    package func firstSecretQueryName(in target: String) -> String? {
+        guard !queryNames.isEmpty, let questionMark = target.firstIndex(of: "?") else { return nil }
+        for item in target[target.index(after: questionMark)...].split(separator: "&") {
+            let name = item.prefix { $0 != "=" }
+            if isSecretQueryName(name) { return name.removingPercentEncoding ?? String(name) }
+        }
+        return nil
+    }
+
     /// Whether a header field carries credentials: one of the list's, or `Authorization`,
     /// `Proxy-Authorization`, `Cookie` and `X-Auth-Token`, which always do (even with an empty list).
     package func isCredential(header name: HTTPField.Name) -> Bool {
