@@ -68,7 +68,7 @@ public final class PostgresCacheStorage: CacheStorage {
         let task = ready.withLock { ready in
             if let ready { return ready }
             let task = Task { [client, logger, timeout] in
-                try await Deadline.run(within: timeout, "prepare") {
+                try await TimeBound.run(within: timeout, "prepare") {
                     try await PostgresSchema.prepare(client, logger: logger)
                 }
             }
@@ -98,6 +98,6 @@ public final class PostgresCacheStorage: CacheStorage {
     /// Runs one operation on a prepared database within ``timeout``.
     func run<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
         try await prepared()
-        return try await Deadline.run(within: timeout, operation) { [client] in try await body(client) }
+        return try await TimeBound.run(within: timeout, operation) { [client] in try await body(client) }
     }
 }

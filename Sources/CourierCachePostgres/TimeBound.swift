@@ -1,10 +1,10 @@
 import Courier
 import Foundation
 
-/// Bounds an operation in time: the caller gets its result, or an error once `timeout` has
-/// passed, even when the operation ignores cancellation (a query to a database that hangs). The
-/// operation is then cancelled and left to end on its own.
-enum Deadline {
+/// Bounds an operation in time: the caller gets its result, or an error once `timeout` has passed,
+/// even when the operation ignores cancellation (a query to a database that hangs). The operation
+/// is then cancelled and left to end on its own (Courier's `Deadline` waits for the work it cancels).
+enum TimeBound {
     static func run<T: Sendable>(
         within timeout: Duration, _ operation: String, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
