@@ -63,6 +63,34 @@ import Testing
         }
     }
 
+    /// A cancelled `flush()` returns at once; the write it waited for still goes.
+    @Test(arguments: Transport.allCases)
+    func aCancelledFlushReturnsAndTheSendingGoesOn(_ transport: Transport) async throws {
+        try await withOutbox(transport) { server, outbox, _, _ in
+            let gate = Level()
+            let arrived = Level()
+            server.route("POST", "/conversations/*") { request in
+                arrived.add()
+                await gate.wait(until: 1)
+                return .json(request.bodyText, status: 201)
+            }
+            try await outbox.enqueue(PostMessage(conversation: 1, text: "slow"))
+            #expect(await arrived.wait(until: 1, within: .seconds(60)))
+            let returned = Level()
+            let flushing = Task {
+                await outbox.flush()
+                returned.add()
+            }
+            flushing.cancel()
+            #expect(await returned.wait(until: 1, within: .seconds(30)), "the cancelled flush still waits for the server")
+            #expect(try await outbox.items().count == 1)
+            gate.open()
+            await outbox.flush()
+            #expect(texts(server) == ["slow"])
+            #expect(try await outbox.items().isEmpty)
+        }
+    }
+
     @Test(arguments: Transport.allCases)
     func theClientsDefaultsOfTheDayAreAddedAndSecretsNeverKept(_ transport: Transport) async throws {
         try await withOutbox(transport, configure: { configuration in
