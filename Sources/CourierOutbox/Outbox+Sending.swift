@@ -1,6 +1,7 @@
 import Courier
 import Foundation
 import HTTPTypes
+import Logging
 
 extension Outbox {
     /// Starts sending what earlier runs left: call it once at app start (and after a user signs in,
@@ -17,22 +18,27 @@ extension Outbox {
         for id in holds.keys { release(id) }
         awaitingUser.removeAll()
         start()
+        await scheduled()
         guard !lanes.isEmpty else { return }
         await idleWaiters.wait(idleWaiters.join())
     }
 
-    /// Stops sending (an item in flight is cancelled and sent again later) and ends every
-    /// subscription to ``changes()``. Items stay on disk; ``resume()`` starts again.
+    /// Stops sending (an item in flight is cancelled and sent again later), ends every
+    /// subscription to ``changes()`` and gives the folder up to another outbox. Items stay on
+    /// disk; ``resume()`` starts again, when no other outbox has taken the folder meanwhile.
     public func stop() async {
         isSending = false
         connectivity = nil
-        for hold in holds.values { hold.cancel() }
+        for hold in holds.values { hold.task.cancel() }
         holds.removeAll()
         userCheck?.cancel()
         userCheck = nil
+        storageRetry?.cancel()
+        storageRetry = nil
         let running = Array(lanes.values)
         for lane in running { lane.cancel() }
         for lane in running { await lane.value }
+        lock.release()
         subscribers.finish()
         resumeIdleWaiters()
     }
@@ -40,19 +46,37 @@ extension Outbox {
     /// Sends from now on, and starts a lane for each group with an item ready.
     func start() {
         if !isSending {
+            do {
+                try lock.acquire()
+            } catch {
+                // Another outbox took the folder after this one stopped: it sends the items.
+                logger.error("The outbox can't send: \(error)")
+                subscribers.send(.storageFailed(error))
+                return resumeIdleWaiters()
+            }
             isSending = true
             connectivity = ConnectivityWatch { [weak self] in Task { await self?.connectivityReturned() } }
         }
-        schedule()
+        Task { await self.scheduled() }
     }
 
     /// Starts a lane for each group whose oldest item is waiting, not backing off, and not held for
-    /// another user; wakes ``flush()`` callers when no lane runs.
-    func schedule() {
+    /// another user; parks an unreadable head; wakes ``flush()`` callers when no lane runs. A
+    /// storage that can't say what to send is tried again with backoff.
+    func scheduled() async {
         guard isSending else { return resumeIdleWaiters() }
-        let heads = (try? store.heads()) ?? []
-        for head in heads
-        where lanes[head.group] == nil && head.state == .waiting && holds[head.id] == nil && !awaitingUser.contains(head.group) {
+        let heads: [(item: OutboxItem, needsParking: Bool)]
+        do {
+            heads = try await observed { try await store.heads() }
+        } catch {
+            retryStorage()
+            if lanes.isEmpty { resumeIdleWaiters() }
+            return
+        }
+        for (head, needsParking) in heads
+        where lanes[head.group] == nil && holds[head.id] == nil && !awaitingUser.contains(head.group)
+            && (head.state == .waiting || needsParking)
+        {
             let group = head.group
             lanes[group] = Task { await self.runLane(group) }
         }
@@ -64,47 +88,55 @@ extension Outbox {
     private func runLane(_ group: String) async {
         defer {
             lanes[group] = nil
-            schedule()
+            Task { await self.scheduled() }
         }
         while isSending, !Task.isCancelled {
-            guard let head = try? store.head(of: group), head.item.state == .waiting, holds[head.item.id] == nil else { return }
+            let found: OutboxStore.Record?
+            do { found = try await observed { try await store.head(of: group) } } catch {
+                retryStorage()
+                return
+            }
+            guard let head = found, holds[head.item.id] == nil else { return }
+            if head.needsParking { return await parkUnreadable(head) }
+            guard let request = head.request, head.item.state == .waiting else { return }
             guard await client.isSignedIn(head.identity) else {
                 awaitUser(group)
                 return
             }
-            guard await send(head) else { return }
+            guard await send(head, request) else { return }
         }
     }
 
     /// Sends one item and records what came of it; whether its group may go on.
-    private func send(_ record: OutboxStore.Record) async -> Bool {
+    private func send(_ record: OutboxStore.Record, _ request: KeptRequest) async -> Bool {
         subscribers.send(.sending(record.item))
         let body: RequestBody?
-        let contentType = record.request.headers.first { $0.first?.lowercased() == "content-type" }?.last ?? "application/octet-stream"
+        let contentType = request.headers.first { $0.first?.lowercased() == "content-type" }?.last ?? "application/octet-stream"
         if let name = record.bodyFile {
             body = .file(files.url(of: name), contentType: contentType)
         } else {
             body = record.body.map { .data($0, contentType: contentType) }
         }
         do {
-            let response = try await client.send(record.request, body: body, identity: record.identity)
+            let response = try await client.send(request, body: body, identity: record.identity)
             await beforeRemoval?(record.item)
             let removed: (item: OutboxItem, bodyFile: String?)?
             do {
                 // Synced when a body file goes with it: a removal a power cut undid would come
                 // back without its body.
-                removed = try store.remove(record.item.id, synced: record.bodyFile != nil)
+                let store = store
+                removed = try await observed { try await store.remove(record.item.id, synced: record.bodyFile != nil) }
             } catch {
                 // The answer is known but the item can't be removed (a full disk): it is sent again
                 // later with its key, and the server answers as the first time.
-                hold(record.item.id, for: delay(afterAttempt: record.item.attempts + 1, error: nil))
+                hold(record.item.id, for: delay(afterAttempt: record.item.attempts + 1, error: nil), endsWhenOnline: false)
                 return false
             }
             if let name = removed?.bodyFile { files.delete(name) }
             subscribers.send(.sent(record.item, OutboxDelivery(response: response, decoder: client.configuration.decoder)))
             return true
         } catch {
-            return handle(error, of: record)
+            return await handle(error, of: record)
         }
     }
 

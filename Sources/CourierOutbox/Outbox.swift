@@ -1,5 +1,6 @@
 import Courier
 import Foundation
+import Logging
 import OpenAPIRuntime
 
 /// Writes made while offline, kept on disk and sent through a `Client` once each, in
@@ -16,18 +17,31 @@ import OpenAPIRuntime
 ///   returns, with an `Idempotency-Key` fixed then; it is removed only once the server's answer is
 ///   known. A process killed at any point sends it again, with the same key: a server that honours
 ///   keys applies it once.
-/// - Credentials and every header field on the client's secret list are never written: the chain
-///   adds them when the item is sent, and only for the user who was signed in at enqueue.
-/// - A passing failure (no connection, a timeout, `5xx`, `429`, `408`, `409`) waits with backoff and
-///   the server's `Retry-After`; any other refusal parks the item and holds back its group alone.
+/// - Credentials (`Authorization`, `Proxy-Authorization`, `Cookie`, `X-Auth-Token`) and every
+///   header field on the client's secret list are never written: the chain adds them when the item
+///   is sent, and only for the user who was signed in at enqueue.
+/// - A transient failure (no connection, a timeout, `5xx`, `429`, `408`, `409`) waits with backoff
+///   and the server's `Retry-After`, up to the give-up bound of ``Backoff``; a refusal parks the item
+///   and holds back its group alone.
+/// - An item is delivered only when the server answered that write: a `301` or `302` (which would
+///   turn it into a GET without its body) and a `307` or `308` to another origin park it, naming the
+///   status and the `Location`; a `303` (the write was taken) and a same-origin `307` or `308` are
+///   followed, with the same method, body and `Idempotency-Key`.
+/// - A row of the outbox's file that can't be read parks its own item, unreadable; every other
+///   group goes on. A storage failure is logged once and sent as ``OutboxChange/storageFailed(_:)``.
+/// - One folder has one outbox at a time: a second one, in any process, fails with
+///   ``OutboxError/folderInUse(_:)`` until the first stops.
 public actor Outbox {
     /// The client items are sent through (its middlewares, credentials and transport).
     public nonisolated let client: Client
     /// How much the outbox holds.
     public nonisolated let limits: Limits
+    /// Where the outbox reports a failing storage; silent by default.
+    public nonisolated let logger: Logger
     let backoff: Backoff
     let store: OutboxStore
     let files: OutboxFiles
+    let lock: FolderLock
     let clock: any Clock<Duration>
     let random: @Sendable () -> Double
     /// Runs after an item's answer is known and before it is removed (the crash tests stop there).
@@ -39,7 +53,13 @@ public actor Outbox {
     /// The groups being sent now, one task each.
     var lanes: [String: Task<Void, Never>] = [:]
     /// Items backing off, until their timer ends.
-    var holds: [OutboxItem.ID: Task<Void, Never>] = [:]
+    var holds: [OutboxItem.ID: Hold] = [:]
+    /// Whether the storage failed last time it was used (it is logged and sent once a run).
+    var storageIsFailing = false
+    /// The failed uses of the storage in a row, for the wait before the next try.
+    var storageFailures = 0
+    /// The next try of a storage that failed to say what to send.
+    var storageRetry: Task<Void, Never>?
     /// Groups whose next item is for a user not signed in, until something wakes the outbox.
     var awaitingUser: Set<String> = []
     /// The next check of who is signed in, while a group waits for its user.
@@ -56,26 +76,36 @@ public actor Outbox {
     ///   - client: The client items are sent through.
     ///   - folder: The outbox's own folder (its database and the bodies of files and forms).
     ///   - limits: How many items and bytes it holds.
-    ///   - backoff: How long an item waits after a passing failure.
-    /// - Throws: ``OutboxError/storage(_:)`` when the folder or its database can't be opened.
-    public init(client: Client, folder: URL, limits: Limits = Limits(), backoff: Backoff = Backoff()) throws(OutboxError) {
-        try self.init(client: client, folder: folder, limits: limits, backoff: backoff, clock: ContinuousClock())
+    ///   - backoff: How long an item waits after a transient failure, and when the outbox gives up.
+    ///   - logger: Where a failing storage is reported (once, until it works again); silent by default.
+    /// - Throws: ``OutboxError/folderInUse(_:)`` when another outbox has the folder open,
+    ///   ``OutboxError/storage(_:)`` when the folder or its database can't be opened.
+    public init(
+        client: Client, folder: URL, limits: Limits = Limits(), backoff: Backoff = Backoff(),
+        logger: Logger = Logger(label: "courier.outbox", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws(OutboxError) {
+        try self.init(client: client, folder: folder, limits: limits, backoff: backoff, logger: logger, clock: ContinuousClock())
     }
 
     /// An outbox on a clock of the caller's, with its jitter and a step before each removal (tests).
     package init(
-        client: Client, folder: URL, limits: Limits = Limits(), backoff: Backoff = Backoff(), clock: any Clock<Duration>,
+        client: Client, folder: URL, limits: Limits = Limits(), backoff: Backoff = Backoff(),
+        logger: Logger = Logger(label: "courier.outbox", factory: { _ in SwiftLogNoOpLogHandler() }), clock: any Clock<Duration>,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0 ... 1) },
         beforeRemoval: (@Sendable (OutboxItem) async -> Void)? = nil
     ) throws(OutboxError) {
         self.client = client
         self.limits = limits
+        self.logger = logger
         self.backoff = backoff
         self.clock = clock
         self.random = random
         self.beforeRemoval = beforeRemoval
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            // Before anything is read or deleted: another outbox's body files are not left-overs.
+            lock = FolderLock(folder: folder)
+            try lock.acquire()
             let database = folder.appendingPathComponent("outbox.sqlite")
             _ = PrivateFile.create(at: database, excludedFromBackup: false)
             store = try OutboxStore(file: database)
@@ -120,7 +150,10 @@ public actor Outbox {
         switch kept.body {
         case .bytes(let data)?: inline = data
         case .stream(let body)?:
-            do { file = try await files.write(body) } catch let error as OutboxError { throw error } catch {
+            do {
+                let room = limits.maximumBytes - (try await store.usedBytes())
+                file = try await files.write(body, limit: room, tooLarge: .full(limits))
+            } catch let error as OutboxError { throw error } catch {
                 throw .storage("could not copy the body: \(error)")
             }
         case nil: break
@@ -128,8 +161,11 @@ public actor Outbox {
         let size = Int64(inline?.count ?? 0) + (file?.size ?? 0)
         let item: OutboxItem
         do {
-            item = try store.insert(
-                group: group, identity: identity, request: kept.request, body: inline, bodyFile: file?.name, size: size, limits: limits)
+            let (store, limits) = (store, limits)
+            item = try await observed {
+                try await store.insert(
+                    group: group, identity: identity, request: kept.request, body: inline, bodyFile: file?.name, size: size, limits: limits)
+            }
         } catch {
             if let file { files.delete(file.name) }
             throw Self.storageError(error)
@@ -141,15 +177,17 @@ public actor Outbox {
 
     // MARK: Listing and choices
 
-    /// Every item waiting or parked, oldest first.
-    public func items() throws(OutboxError) -> [OutboxItem] {
-        do { return try store.items() } catch { throw Self.storageError(error) }
+    /// Every item waiting or parked, oldest first. The first item of each group is the one that
+    /// holds it: a parked first item holds its group until ``retry(_:)`` or ``discard(_:)``.
+    public func items() async throws(OutboxError) -> [OutboxItem] {
+        do { return try await observed { try await store.items() } } catch { throw Self.storageError(error) }
     }
 
-    /// Sends a parked item again (after the app fixed what the server refused), or a waiting one now.
-    public func retry(_ id: OutboxItem.ID) throws(OutboxError) {
+    /// Sends a parked item again (after the app fixed what the server refused), or a waiting one
+    /// now; its give-up bound starts again.
+    public func retry(_ id: OutboxItem.ID) async throws(OutboxError) {
         let item: OutboxItem?
-        do { item = try store.unpark(id) } catch { throw Self.storageError(error) }
+        do { item = try await observed { try await store.unpark(id) } } catch { throw Self.storageError(error) }
         guard let item else { throw .noSuchItem(id) }
         release(item.id)
         awaitingUser.remove(item.group)
@@ -157,9 +195,9 @@ public actor Outbox {
     }
 
     /// Removes an item unsent (a parked write the user gave up on).
-    public func discard(_ id: OutboxItem.ID) throws(OutboxError) {
+    public func discard(_ id: OutboxItem.ID) async throws(OutboxError) {
         let removed: (item: OutboxItem, bodyFile: String?)?
-        do { removed = try store.remove(id, synced: true) } catch { throw Self.storageError(error) }
+        do { removed = try await observed { try await store.remove(id, synced: true) } } catch { throw Self.storageError(error) }
         guard let removed else { throw .noSuchItem(id) }
         if let name = removed.bodyFile { files.delete(name) }
         release(id)
@@ -171,9 +209,9 @@ public actor Outbox {
     /// wait until that user signs in again).
     /// - Returns: The items removed.
     @discardableResult
-    public func clear(identity: String) throws(OutboxError) -> [OutboxItem] {
+    public func clear(identity: String) async throws(OutboxError) -> [OutboxItem] {
         let removed: [(item: OutboxItem, bodyFile: String?)]
-        do { removed = try store.removeAll(identity: identity) } catch { throw Self.storageError(error) }
+        do { removed = try await observed { try await store.removeAll(identity: identity) } } catch { throw Self.storageError(error) }
         for (item, bodyFile) in removed {
             if let bodyFile { files.delete(bodyFile) }
             release(item.id)
@@ -185,11 +223,47 @@ public actor Outbox {
 
     /// The changes of every item from now on, in order: each call is a subscription of its own,
     /// which ends when its task is cancelled or the outbox stops.
-    public nonisolated func changes() -> AsyncStream<OutboxChange> {
-        subscribers.subscribe()
+    ///
+    /// A subscription holds at most `limit` changes it has not read: a reader that falls further
+    /// behind loses the oldest of them, never the latest. ``items()`` is what the outbox holds now.
+    public nonisolated func changes(bufferingNewest limit: Int = 1_000) -> AsyncStream<OutboxChange> {
+        subscribers.subscribe(bufferingNewest: limit)
     }
 
     static func storageError(_ error: any Error) -> OutboxError {
         (error as? OutboxError) ?? .storage("\(error)")
+    }
+
+    /// Runs one use of the storage: a failure is logged and sent once until a use works again
+    /// (then that is logged and sent too). The outbox's own refusals (full, no such item) are not
+    /// failures of the storage.
+    func observed<T: Sendable>(_ operation: () async throws -> T) async throws -> T {
+        do {
+            let value = try await operation()
+            storageWorked()
+            return value
+        } catch let error as OutboxError {
+            if case .storage = error { storageFailed(error) } else { storageWorked() }
+            throw error
+        } catch {
+            storageFailed(.storage("\(error)"))
+            throw error
+        }
+    }
+
+    private func storageWorked() {
+        storageFailures = 0
+        guard storageIsFailing else { return }
+        storageIsFailing = false
+        logger.notice("The outbox's storage works again")
+        subscribers.send(.storageWorksAgain)
+    }
+
+    private func storageFailed(_ error: OutboxError) {
+        storageFailures += 1
+        guard !storageIsFailing else { return }
+        storageIsFailing = true
+        logger.error("The outbox's storage failed; sending waits until it works again", metadata: ["error": "\(error)"])
+        subscribers.send(.storageFailed(error))
     }
 }

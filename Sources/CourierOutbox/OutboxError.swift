@@ -12,6 +12,9 @@ public enum OutboxError: Error, Sendable, CustomStringConvertible {
     case storage(String)
     /// No item has this number: it was sent, discarded or cleared.
     case noSuchItem(OutboxItem.ID)
+    /// Another ``Outbox`` (in this process or another: an app and its extension) has the folder
+    /// open; one folder has one outbox at a time, until it stops.
+    case folderInUse(String)
 
     /// What went wrong, without secrets.
     public var description: String {
@@ -22,6 +25,7 @@ public enum OutboxError: Error, Sendable, CustomStringConvertible {
         case .invalidRequest(let error): "The request can't be kept: \(error)"
         case .storage(let detail): "The outbox's storage failed: \(detail)"
         case .noSuchItem(let id): "The outbox has no item \(id)"
+        case .folderInUse(let folder): "Another outbox has the folder \(folder) open"
         }
     }
 }

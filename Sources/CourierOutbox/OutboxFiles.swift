@@ -19,8 +19,10 @@ struct OutboxFiles: Sendable {
 
     func url(of name: String) -> URL { folder.appendingPathComponent(name) }
 
-    /// Writes `body` to a new file; its name and size.
-    func write(_ body: HTTPBody) async throws -> (name: String, size: Int64) {
+    /// Writes `body` to a new file; its name and size. A body past `limit` bytes stops the copy and
+    /// leaves nothing behind; the file and its folder are synced on a thread of their own.
+    /// - Throws: `tooLarge` past `limit`, ``OutboxError/storage(_:)`` when the file can't be written.
+    func write(_ body: HTTPBody, limit: Int64, tooLarge: OutboxError) async throws -> (name: String, size: Int64) {
         let name = UUID().uuidString.lowercased()
         let path = url(of: name).path
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -29,15 +31,19 @@ struct OutboxFiles: Sendable {
         do {
             defer { close(descriptor) }
             for try await chunk in body {
-                try chunk.withUnsafeBytes { try writeAll($0, to: descriptor) }
                 size += Int64(chunk.count)
+                guard size <= limit else { throw tooLarge }
+                try chunk.withUnsafeBytes { try writeAll($0, to: descriptor) }
             }
-            guard fsync(descriptor) == 0 else { throw OutboxError.storage("could not sync a body file: \(String(cString: strerror(errno)))") }
+            let folder = folder
+            try await runningBlocking {
+                guard fsync(descriptor) == 0 else { throw OutboxError.storage("could not sync a body file: \(String(cString: strerror(errno)))") }
+                Self.syncFolder(folder)
+            }
         } catch {
             unlink(path)
             throw error
         }
-        syncFolder()
         PrivateFile.protect(url(of: name), excludedFromBackup: false)
         return (name, size)
     }
@@ -54,7 +60,7 @@ struct OutboxFiles: Sendable {
     }
 
     /// Syncs the folder's entries, so a new file's name survives a power cut too.
-    private func syncFolder() {
+    private static func syncFolder(_ folder: URL) {
         let descriptor = open(folder.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)

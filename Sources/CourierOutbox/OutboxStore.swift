@@ -8,15 +8,24 @@ import GRDB
 /// only sends the item again, with its key.
 ///
 /// Small bodies live in the row; a file's or a form's body in a file of the outbox's `bodies`
-/// folder, written and synced before the row that names it is committed.
+/// folder, written and synced before the row that names it is committed. Every access runs on
+/// GRDB's own queue (its async API): a synced commit can block for long, and must not hold one of
+/// Swift's shared threads meanwhile.
 struct OutboxStore: Sendable {
-    /// An item's row: what is listed, and what is sent.
+    /// An item's row: what is listed, and what is sent (nil when the row can't be read: see
+    /// ``StoredRow``).
     struct Record: Sendable {
         var item: OutboxItem
-        var request: KeptRequest
+        var request: KeptRequest?
         var identity: CallIdentity?
         var body: Data?
         var bodyFile: String?
+        /// Whether the row can't be read and is not parked as unreadable on disk yet.
+        var needsParking: Bool
+        /// The attempts counted against the give-up bound since it last started.
+        var spentAttempts: Int
+        /// When the give-up bound last started: at enqueue, or at the app's ``Outbox/retry(_:)``.
+        var budgetStart: Date
     }
 
     private let queue: DatabaseQueue
@@ -57,74 +66,110 @@ struct OutboxStore: Sendable {
                 CREATE INDEX item_group ON item(grp, id);
                 """)
         }
+        // The give-up bound: attempts counted against it, and when it last started (NULL: at enqueue).
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: """
+                ALTER TABLE item ADD COLUMN spentAttempts INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE item ADD COLUMN budgetStart REAL;
+                """)
+        }
         return migrator
     }()
+
+    /// The columns an item is listed from: every one but the body.
+    private static let listed =
+        "id, grp, identity, request, size, state, attempts, failure, enqueuedAt, spentAttempts, budgetStart, length(failure) AS failureSize"
+
+    /// The bytes every item takes (bodies, requests and kept failures), against ``Outbox/Limits``.
+    private static let usedBytes = "COALESCE(SUM(size + COALESCE(length(failure), 0)), 0)"
 
     /// Adds an item unless the outbox is full; its id and the time it was committed.
     func insert(
         group: String, identity: CallIdentity?, request: KeptRequest, body: Data?, bodyFile: String?, size: Int64, limits: Outbox.Limits
-    ) throws -> OutboxItem {
+    ) async throws -> OutboxItem {
         let encoded = try JSONEncoder().encode(request)
         let total = size + Int64(encoded.count)
-        let now = Date()
-        return try queue.write { db -> OutboxItem in
-            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS bytes FROM item")
-            let count: Int = row?["n"] ?? 0
-            let bytes: Int64 = row?["bytes"] ?? 0
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
+        let column = Self.column(identity)
+        return try await queue.write { db -> OutboxItem in
+            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS n, \(Self.usedBytes) AS bytes FROM item")
+            let count = row.flatMap { Int.fromDatabaseValue($0["n"]) } ?? 0
+            let bytes = row.flatMap { Int64.fromDatabaseValue($0["bytes"]) } ?? 0
             guard count < limits.maximumItems, bytes + total <= limits.maximumBytes else { throw OutboxError.full(limits) }
             try db.execute(
                 sql: """
                     INSERT INTO item (grp, identity, request, body, bodyFile, size, state, attempts, enqueuedAt)
                     VALUES (?, ?, ?, ?, ?, ?, 'waiting', 0, ?)
                     """,
-                arguments: [group, Self.column(identity), encoded, body, bodyFile, total, now.timeIntervalSince1970])
+                arguments: [group, column, encoded, body, bodyFile, total, now.timeIntervalSince1970])
             return OutboxItem(
                 id: OutboxItem.ID(rawValue: db.lastInsertedRowID), group: group, operationName: request.operationName,
-                method: request.method, path: request.target, identity: Self.name(identity), state: .waiting, attempts: 0,
-                lastFailure: nil, enqueuedAt: Date(timeIntervalSince1970: now.timeIntervalSince1970), size: total)
+                method: request.method, path: request.target, idempotencyKey: request.idempotencyKey, identity: Self.name(identity),
+                state: .waiting, attempts: 0, lastFailure: nil, enqueuedAt: now, size: total)
         }
     }
 
-    /// Every item, oldest first.
-    func items() throws -> [OutboxItem] {
-        try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, grp, identity, request, size, state, attempts, failure, enqueuedAt FROM item ORDER BY id")
-                .map(Self.item(from:))
+    /// The bytes the items take now (a streamed body is copied within what is left).
+    func usedBytes() async throws -> Int64 {
+        try await queue.read { db in try Int64.fetchOne(db, sql: "SELECT \(Self.usedBytes) FROM item") ?? 0 }
+    }
+
+    /// Every item, oldest first (one whose row can't be read as parked and unreadable).
+    func items() async throws -> [OutboxItem] {
+        try await queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Self.listed) FROM item ORDER BY id").map { StoredRow($0).item }
         }
     }
 
-    /// The first item of each group, oldest first: what may be sent next.
-    func heads() throws -> [OutboxItem] {
-        try queue.read { db in
+    /// The first item of each group, oldest first: what may be sent next, and whether it is an
+    /// unreadable row to park.
+    func heads() async throws -> [(item: OutboxItem, needsParking: Bool)] {
+        try await queue.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, grp, identity, request, size, state, attempts, failure, enqueuedAt FROM item
-                WHERE id IN (SELECT MIN(id) FROM item GROUP BY grp) ORDER BY id
-                """).map(Self.item(from:))
+                SELECT \(Self.listed) FROM item WHERE id IN (SELECT MIN(id) FROM item GROUP BY grp) ORDER BY id
+                """).map { row in
+                let stored = StoredRow(row)
+                return (stored.item, stored.needsParking)
+            }
         }
     }
 
     /// The oldest item of a group, with its request and body, to send it.
-    func head(of group: String) throws -> Record? {
-        try queue.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM item WHERE grp = ? ORDER BY id LIMIT 1", arguments: [group]).map(Self.record(from:))
+    func head(of group: String) async throws -> Record? {
+        try await queue.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT *, length(failure) AS failureSize FROM item WHERE grp = ? ORDER BY id LIMIT 1", arguments: [group]
+            ).map { StoredRow($0).record }
         }
     }
 
-    /// Records a failed attempt; `park` stops the item until the app retries it.
-    func recordFailure(_ id: OutboxItem.ID, _ failure: OutboxItem.Failure, park: Bool) throws -> OutboxItem? {
+    /// Records a failed attempt; `park` stops the item until the app retries it; `counts` adds it
+    /// to the attempts against the give-up bound.
+    func recordFailure(_ id: OutboxItem.ID, _ failure: OutboxItem.Failure, park: Bool, counts: Bool) async throws -> OutboxItem? {
         let encoded = try JSONEncoder().encode(failure)
-        return try writeWithoutSync { db in
+        return try await writeWithoutSync { db in
             try db.execute(
-                sql: "UPDATE item SET attempts = attempts + 1, failure = ?, state = ? WHERE id = ?",
-                arguments: [encoded, park ? "parked" : "waiting", id.rawValue])
+                sql: "UPDATE item SET attempts = attempts + 1, spentAttempts = spentAttempts + ?, failure = ?, state = ? WHERE id = ?",
+                arguments: [counts ? 1 : 0, encoded, park ? "parked" : "waiting", id.rawValue])
             return try Self.fetchItem(id, db)
         }
     }
 
-    /// Makes a parked item wait to be sent again.
-    func unpark(_ id: OutboxItem.ID) throws -> OutboxItem? {
-        try queue.write { db in
-            try db.execute(sql: "UPDATE item SET state = 'waiting' WHERE id = ?", arguments: [id.rawValue])
+    /// Parks an item without an attempt (its row can't be read); its stored request is kept as it is.
+    func park(_ id: OutboxItem.ID, _ failure: OutboxItem.Failure) async throws -> OutboxItem? {
+        let encoded = try JSONEncoder().encode(failure)
+        return try await queue.write { db in
+            try db.execute(sql: "UPDATE item SET failure = ?, state = 'parked' WHERE id = ?", arguments: [encoded, id.rawValue])
+            return try Self.fetchItem(id, db)
+        }
+    }
+
+    /// Makes a parked item wait to be sent again, with a fresh give-up bound.
+    func unpark(_ id: OutboxItem.ID) async throws -> OutboxItem? {
+        let now = Date().timeIntervalSince1970
+        return try await queue.write { db in
+            try db.execute(
+                sql: "UPDATE item SET state = 'waiting', spentAttempts = 0, budgetStart = ? WHERE id = ?", arguments: [now, id.rawValue])
             return try Self.fetchItem(id, db)
         }
     }
@@ -132,39 +177,46 @@ struct OutboxStore: Sendable {
     /// Removes an item; the name of its body's file, for the caller to delete once the row is gone.
     /// `synced` for the app's own removal (a discard must survive a power cut: the item would be
     /// sent); not after the server's answer, whose loss only sends the item again with its key.
-    func remove(_ id: OutboxItem.ID, synced: Bool) throws -> (item: OutboxItem, bodyFile: String?)? {
-        let remove = { (db: Database) throws -> (item: OutboxItem, bodyFile: String?)? in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [id.rawValue]) else { return nil }
+    func remove(_ id: OutboxItem.ID, synced: Bool) async throws -> (item: OutboxItem, bodyFile: String?)? {
+        let remove = { @Sendable (db: Database) throws -> (item: OutboxItem, bodyFile: String?)? in
+            guard let row = try Row.fetchOne(db, sql: "SELECT \(Self.listed), bodyFile FROM item WHERE id = ?", arguments: [id.rawValue])
+            else { return nil }
             try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id.rawValue])
-            return (try Self.item(from: row), row["bodyFile"])
+            let stored = StoredRow(row)
+            return (stored.item, stored.bodyFile)
         }
-        return synced ? try queue.write(remove) : try writeWithoutSync(remove)
+        return synced ? try await queue.write(remove) : try await writeWithoutSync(remove)
     }
 
     /// Removes every item of a user.
-    func removeAll(identity: String) throws -> [(item: OutboxItem, bodyFile: String?)] {
-        let removed: [(item: OutboxItem, bodyFile: String?)] = try queue.write { db in
-            let column = Self.column(.user(identity))
+    func removeAll(identity: String) async throws -> [(item: OutboxItem, bodyFile: String?)] {
+        let column = Self.column(.user(identity))
+        let removed: [(item: OutboxItem, bodyFile: String?)] = try await queue.write { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT * FROM item WHERE identity IS ? ORDER BY id", arguments: [column])
+                db, sql: "SELECT \(Self.listed), bodyFile FROM item WHERE identity IS ? ORDER BY id", arguments: [column])
             try db.execute(sql: "DELETE FROM item WHERE identity IS ?", arguments: [column])
-            return try rows.map { (try Self.item(from: $0), $0["bodyFile"] as String?) }
+            return rows.map { row in
+                let stored = StoredRow(row)
+                return (stored.item, stored.bodyFile)
+            }
         }
         // A signed-out user's writes leave the write-ahead log too, not only the database's pages.
-        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try await queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         return removed
     }
 
     /// The body files rows name (the others are left from a crash between a file and its row).
     func bodyFiles() throws -> Set<String> {
-        try queue.read { db in Set(try String.fetchAll(db, sql: "SELECT bodyFile FROM item WHERE bodyFile IS NOT NULL")) }
+        try queue.read { db in
+            Set(try DatabaseValue.fetchAll(db, sql: "SELECT bodyFile FROM item WHERE bodyFile IS NOT NULL").compactMap(String.fromDatabaseValue))
+        }
     }
 
     /// A transaction committed without an `fsync`: a crash keeps it (the OS has the write-ahead
     /// log), a power cut may undo it, until the next synced commit. Only for writes whose loss
     /// sends an item again with its key: a removal after the server's answer, a failed attempt.
-    private func writeWithoutSync<T>(_ updates: (Database) throws -> T) throws -> T {
-        try queue.writeWithoutTransaction { db in
+    private func writeWithoutSync<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
             try db.execute(sql: "BEGIN IMMEDIATE")
@@ -177,6 +229,10 @@ struct OutboxStore: Sendable {
                 throw error
             }
         }
+    }
+
+    private static func fetchItem(_ id: OutboxItem.ID, _ db: Database) throws -> OutboxItem? {
+        try Row.fetchOne(db, sql: "SELECT \(listed) FROM item WHERE id = ?", arguments: [id.rawValue]).map { StoredRow($0).item }
     }
 
     // MARK: Columns
@@ -196,33 +252,7 @@ struct OutboxStore: Sendable {
         return .anonymous
     }
 
-    private static func name(_ identity: CallIdentity?) -> String? {
+    static func name(_ identity: CallIdentity?) -> String? {
         if case .user(let name)? = identity { name } else { nil }
-    }
-
-    private static func fetchItem(_ id: OutboxItem.ID, _ db: Database) throws -> OutboxItem? {
-        try Row.fetchOne(
-            db, sql: "SELECT id, grp, identity, request, size, state, attempts, failure, enqueuedAt FROM item WHERE id = ?",
-            arguments: [id.rawValue]
-        ).map(item(from:))
-    }
-
-    private static func record(from row: Row) throws -> Record {
-        let request = try JSONDecoder().decode(KeptRequest.self, from: row["request"] as Data)
-        return Record(
-            item: try item(from: row, request: request), request: request, identity: identity(row["identity"]), body: row["body"],
-            bodyFile: row["bodyFile"])
-    }
-
-    private static func item(from row: Row) throws -> OutboxItem {
-        try item(from: row, request: try JSONDecoder().decode(KeptRequest.self, from: row["request"] as Data))
-    }
-
-    private static func item(from row: Row, request: KeptRequest) throws -> OutboxItem {
-        let failure = try (row["failure"] as Data?).map { try JSONDecoder().decode(OutboxItem.Failure.self, from: $0) }
-        return OutboxItem(
-            id: OutboxItem.ID(rawValue: row["id"]), group: row["grp"], operationName: request.operationName, method: request.method,
-            path: request.target, identity: name(identity(row["identity"])), state: OutboxItem.State(rawValue: row["state"]) ?? .parked,
-            attempts: row["attempts"], lastFailure: failure, enqueuedAt: Date(timeIntervalSince1970: row["enqueuedAt"]), size: row["size"])
     }
 }

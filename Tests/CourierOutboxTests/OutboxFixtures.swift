@@ -115,6 +115,8 @@ extension OutboxChange {
         case .willRetry: "willRetry"
         case .parked: "parked"
         case .discarded: "discarded"
+        case .storageFailed: "storageFailed"
+        case .storageWorksAgain: "storageWorksAgain"
         }
     }
 }

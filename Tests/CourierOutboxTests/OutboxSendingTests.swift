@@ -28,9 +28,9 @@ import Testing
             // Each item is enqueued, then sent; sending may start before the next enqueue returns.
             let seen = await collect(changes, count: 9)
             for id in ids {
-                #expect(seen.filter { $0.item.id == id }.map(\.name) == ["enqueued", "sending", "sent"])
+                #expect(seen.filter { $0.item?.id == id }.map(\.name) == ["enqueued", "sending", "sent"])
             }
-            #expect(seen.filter { $0.name == "sent" }.map(\.item.id) == ids)
+            #expect(seen.filter { $0.name == "sent" }.map(\.item?.id) == ids)
             let firstSent = try #require(seen.firstIndex { $0.name == "sent" })
             guard case .sent(_, let delivery) = seen[firstSent] else { Issue.record("not sent"); return }
             #expect(try delivery.decoded(as: Posted.self) == Posted(text: "one"))

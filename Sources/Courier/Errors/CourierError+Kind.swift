@@ -57,6 +57,8 @@ extension CourierError {
         /// A file could not be read or written: a download's folder is missing or not writable, the disk is full.
         public static let file = Kind("file")
 
+        /// A write kept for one user while another one (or nobody) is signed in: it was not sent.
+        package static let keptForAnotherUser = Kind("keptForAnotherUser")
         /// The identifier.
         public var description: String { identifier }
     }

@@ -18,6 +18,10 @@ import OpenAPIRuntime
 ///   `allowsInsecureRedirects` is on; even then, a request body never goes from https to http.
 /// - A loop, more than `maximumRedirects` hops, a missing or unusable `Location`, or a non-HTTP
 ///   target fails with ``CourierError/Kind/redirect``.
+/// - A write an outbox kept is delivered only where it was answered: a 301 or 302 (which would send
+///   it again as a GET without its body) and a 307 or 308 to another origin fail the call with
+///   ``CourierError/Kind/redirect``, naming the status and the `Location`; a 303 (the server took
+///   the write and points at its result) and a 307 or 308 within the origin are followed.
 public struct RedirectMiddleware: ClientMiddleware, CourierMiddleware {
     /// How many redirects one call may follow.
     var maximumRedirects: Int
@@ -57,7 +61,7 @@ public struct RedirectMiddleware: ClientMiddleware, CourierMiddleware {
             guard visited.count <= maximumRedirects else {
                 throw failure("More than \(maximumRedirects) redirects", at: hop)
             }
-            let current = try nextHop(after: hop, response: answer.response, from: start)
+            let current = try nextHop(after: hop, response: answer.response, from: start, keptWrite: context.isKeptWrite)
             if visited.contains(current.visit) {
                 throw failure("Redirect loop back to \(current.url.absoluteString)", at: hop)
             }
@@ -76,7 +80,7 @@ public struct RedirectMiddleware: ClientMiddleware, CourierMiddleware {
     }
 
     /// The request the redirect `response` asks for.
-    private func nextHop(after current: Hop, response: HTTPResponse, from start: Origin) throws -> Hop {
+    private func nextHop(after current: Hop, response: HTTPResponse, from start: Origin, keptWrite: Bool) throws -> Hop {
         guard let location = response.headerFields[.location], !location.isEmpty else {
             throw failure("A \(response.status.code) redirect without a Location", at: current)
         }
@@ -92,6 +96,12 @@ public struct RedirectMiddleware: ClientMiddleware, CourierMiddleware {
         var request = current.request
         var body = current.body
         let code = response.status.code
+        let leaves = origin != start || downgrades
+        if keptWrite, let refusal = Self.refusalOfKeptWrite(code, method: request.method, leavesOrigin: leaves) {
+            throw failure(
+                "A kept write is not followed through a \(code) to \(redaction.redact(url: target.absoluteString)): \(refusal)",
+                at: current, response: response)
+        }
         if code == 303 && request.method != .head || (code == 301 || code == 302) && request.method == .post {
             request.method = .get
             body = nil
@@ -101,7 +111,6 @@ public struct RedirectMiddleware: ClientMiddleware, CourierMiddleware {
         } else if downgrades, body != nil {
             throw failure("A \(code) redirect would send the request body from https to http", at: current)
         }
-        let leaves = origin != start || downgrades
         let withholds = current.withholdsCredentials || leaves
         if withholds {
             request.headerFields = request.headerFields.filter { !redaction.isCredential(header: $0.name) }
@@ -115,12 +124,25 @@ public struct RedirectMiddleware: ClientMiddleware, CourierMiddleware {
         return Hop(request: request, body: body, baseURL: origin.url, withholdsCredentials: withholds)
     }
 
+    /// Why a redirect must not carry a kept write on, or nil when it delivers that same write to
+    /// the same origin (RFC 9110 §15.4: 301 and 302 may turn a POST into a GET; 303 says the
+    /// write was taken).
+    private static func refusalOfKeptWrite(_ code: Int, method: HTTPRequest.Method, leavesOrigin: Bool) -> String? {
+        switch code {
+        case 301, 302 where method != .get && method != .head:
+            "it would be sent again as a GET without its body"
+        case 307, 308 where leavesOrigin:
+            "it would carry the write to another origin"
+        default: nil
+        }
+    }
+
     private static let contentFields: [HTTPField.Name] = [
         .contentType, .contentLength, .contentEncoding, .contentLanguage, .contentLocation, .transferEncoding,
     ]
 
-    private func failure(_ detail: String, at hop: Hop) -> CourierError {
-        var error = CourierError(.redirect, detail: detail)
+    private func failure(_ detail: String, at hop: Hop, response: HTTPResponse? = nil) -> CourierError {
+        var error = CourierError(.redirect, detail: detail, status: response?.status, responseHeaders: response?.headerFields)
         error.request = RequestSummary(method: hop.request.method, url: redaction.redact(url: hop.url.absoluteString))
         return error.redacted(with: redaction)
     }

@@ -70,6 +70,7 @@ extension Client {
         context.requestBodyIsSelfContained = built.body?.isSelfContained ?? true
         context.redaction = configuration.redaction
         context.origin = baseURL
+        context.isKeptWrite = call.isKeptWrite
         let summary = RequestSummary(
             method: built.head.method, baseURL: baseURL, path: built.head.path, redaction: configuration.redaction
         )
@@ -104,7 +105,7 @@ extension Client {
             context.identity = context.requiresAuthentication ? await CallIdentity.of(credentials) : .anonymous
         }
         if let required = call.requiredIdentity, context.requiresAuthentication, context.identity != required {
-            throw CourierError(.cancelled, detail: "The call was kept for another user than the one signed in")
+            throw CourierError(.keptForAnotherUser, detail: "The call was kept for another user than the one signed in")
         }
         // A step may keep running the chain after the call returned (a cache's revalidation); the
         // chain holds no client, so that work never keeps its own client alive.

@@ -18,6 +18,11 @@ package struct KeptRequest: Sendable, Codable, Hashable {
     package var timeoutMilliseconds: Int64?
     package var requiresAuthentication: Bool
 
+    /// The `Idempotency-Key` it is sent with, fixed when it was kept.
+    package var idempotencyKey: String? {
+        headers.first { $0.count == 2 && $0[0].lowercased() == "idempotency-key" }?[1]
+    }
+
     var headerFields: HTTPFields {
         var fields = HTTPFields()
         for pair in headers where pair.count == 2 {
@@ -36,8 +41,8 @@ package enum KeptBody: Sendable {
 
 extension Client {
     /// The request an endpoint makes, as an outbox keeps it: a new `Idempotency-Key` unless the
-    /// endpoint has its own; header fields on the client's secret list dropped (the chain adds
-    /// credentials when it is sent).
+    /// endpoint has its own; credential fields and those on the client's secret list dropped (the
+    /// chain adds credentials when it is sent), whatever the app made of that list.
     /// - Throws: ``CourierError/Kind/invalidRequest`` for a request that can't be built, or whose
     ///   query carries a secret (a kept request is written to disk, and a secret never is).
     package func keptRequest(for endpoint: some Endpoint) async throws(CourierError) -> (request: KeptRequest, body: KeptBody?) {
@@ -53,7 +58,7 @@ extension Client {
             throw error
         }
         var headers: [[String]] = []
-        for field in built.head.headerFields where !redaction.isSecret(header: field.name) {
+        for field in built.head.headerFields where !redaction.isCredential(header: field.name) {
             headers.append([field.name.rawName, field.value])
         }
         if !headers.contains(where: { $0.first?.lowercased() == "idempotency-key" }) {
@@ -89,7 +94,8 @@ extension Client {
 
     /// Sends a kept request through the chain, as any call: the client's default header fields and
     /// common query are added, then credentials, only for `identity` (another user signed in fails
-    /// the call as cancelled before anything is sent).
+    /// the call with `keptForAnotherUser` before anything is sent). A redirect is followed only
+    /// where it delivers this same write to the same origin (see ``RedirectMiddleware``).
     package func send(
         _ kept: KeptRequest, body: RequestBody?, identity: CallIdentity?
     ) async throws(CourierError) -> Response<Data> {
@@ -103,6 +109,7 @@ extension Client {
         call.pathTemplate = kept.pathTemplate
         call.isIdempotent = true
         call.requiredIdentity = identity
+        call.isKeptWrite = true
         let validated = try await run(call, policy: .followHTTP)
         return try decode(validated, for: endpoint).response
     }

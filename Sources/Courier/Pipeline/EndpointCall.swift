@@ -26,6 +26,8 @@ struct EndpointCall: Sendable {
     /// The user the call must be made for (a write an outbox kept): when another user, or nobody,
     /// is signed in as it starts, it fails as cancelled instead of sending their credentials.
     var requiredIdentity: CallIdentity? = nil
+    /// Whether the call sends a write an outbox kept (see ``RequestContext/isKeptWrite``).
+    var isKeptWrite = false
 
     /// Reads an endpoint's values.
     @inlinable

@@ -74,6 +74,9 @@ public struct RequestContext: Sendable {
     /// Whether the request body needs nothing else to run to be read (bytes, a file, a form), so a
     /// transport may read it on a thread of its own (see ``URLSessionTransport``).
     package var requestBodyIsSelfContained = true
+    /// Whether the call sends a write an outbox kept: a redirect is followed only where it delivers
+    /// that same write to the same origin (see ``RedirectMiddleware``).
+    package var isKeptWrite = false
 
     /// The context of the call in progress, where it meets code of the app's: inside a Courier
     /// client, around the app's own middlewares and transport; in a generated client, the one the

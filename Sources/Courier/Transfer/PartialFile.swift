@@ -93,11 +93,7 @@ final class PartialFile: Sendable {
     /// Swift's shared pool has few threads.
     func synchronize() async throws {
         let handle = self.handle
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            DispatchQueue.global(qos: .utility).async {
-                continuation.resume(with: Result { try handle.synchronize() })
-            }
-        }
+        try await runningBlocking { try handle.synchronize() }
     }
 
     /// Whether the path still names this file (not a link or another file put there since).
