@@ -222,6 +222,9 @@ let package = Package(
             dependencies: [
                 "Courier", "CourierOutbox", "CourierAsyncHTTPClient", "CourierCombine", "CourierTesting", "CourierTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                // To damage an outbox's file from outside, as another version of the app could.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),

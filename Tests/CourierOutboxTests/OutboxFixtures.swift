@@ -5,6 +5,7 @@ import CourierTestSupport
 import CourierTesting
 import Foundation
 import HTTPTypes
+import Logging
 import Testing
 
 /// The transports every outbox test runs over.
@@ -49,6 +50,8 @@ func withFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
 func withOutbox<T>(
     _ transport: Transport,
     limits: Outbox.Limits = Outbox.Limits(),
+    backoff: Outbox.Backoff = Outbox.Backoff(),
+    logger: Logger = Logger(label: "courier.outbox", factory: { _ in SwiftLogNoOpLogHandler() }),
     store: CredentialStore = CredentialStore(.bearer("token-of-alice", identity: "alice")),
     configure: (inout Client.Configuration) -> Void = { _ in },
     _ body: (MockServer, Outbox, ManualClock, URL) async throws -> T
@@ -59,7 +62,8 @@ func withOutbox<T>(
                 baseURL: server.baseURL, transport: transport.make(), middlewares: [CredentialsMiddleware(provider: store)],
                 configure: configure)
             let clock = ManualClock()
-            let outbox = try Outbox(client: client, folder: folder, limits: limits, clock: clock, random: { 1 })
+            let outbox = try Outbox(
+                client: client, folder: folder, limits: limits, backoff: backoff, logger: logger, clock: clock, random: { 1 })
             do {
                 let result = try await body(server, outbox, clock, folder)
                 await outbox.stop()

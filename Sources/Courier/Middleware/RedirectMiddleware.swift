@@ -128,13 +128,13 @@ public struct RedirectMiddleware: ClientMiddleware, CourierMiddleware {
     /// the same origin (RFC 9110 §15.4: 301 and 302 may turn a POST into a GET; 303 says the
     /// write was taken).
     private static func refusalOfKeptWrite(_ code: Int, method: HTTPRequest.Method, leavesOrigin: Bool) -> String? {
-        switch code {
-        case 301, 302 where method != .get && method != .head:
-            "it would be sent again as a GET without its body"
-        case 307, 308 where leavesOrigin:
-            "it would carry the write to another origin"
-        default: nil
+        if code == 301 || code == 302, method != .get, method != .head {
+            return "it would be sent again as a GET without its body"
         }
+        if code == 307 || code == 308, leavesOrigin {
+            return "it would carry the write to another origin"
+        }
+        return nil
     }
 
     private static let contentFields: [HTTPField.Name] = [
