@@ -24,7 +24,7 @@ extension Outbox {
     }
 
     /// Stops sending (an item in flight is cancelled and sent again later), ends every
-    /// subscription to ``changes()`` and gives the folder up to another outbox. Items stay on
+    /// subscription to ``changes(bufferingNewest:)`` and gives the folder up to another outbox. Items stay on
     /// disk; ``resume()`` starts again, when no other outbox has taken the folder meanwhile.
     public func stop() async {
         isSending = false

@@ -10,7 +10,7 @@ import OpenAPIRuntime
 /// let outbox = try Outbox(client: client, folder: appSupport.appendingPathComponent("Outbox"))
 /// await outbox.resume()                       // at app start: send what earlier runs left
 /// let item = try await outbox.enqueue(SendMessage(text: "On my way"), group: "conversation-42")
-/// for await change in outbox.changes() { … }  // enqueued, sending, sent, willRetry, parked, discarded
+/// for await change in outbox.changes() { … }  // enqueued, sending, sent, willRetry, parked, discarded…
 /// ```
 ///
 /// - An item is committed to its own SQLite file (`synchronous = FULL`) before ``enqueue(_:group:)``
