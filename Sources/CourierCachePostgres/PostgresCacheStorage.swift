@@ -31,6 +31,9 @@ public final class PostgresCacheStorage: CacheStorage {
     public let timeout: Duration
     /// How many body bytes one row holds.
     public let chunkSize: Int
+    /// Shared: a database a fleet of servers shares serves their many end users, so `HTTPCache`
+    /// applies a shared cache's rules (RFC 9111) unless the app says otherwise.
+    public var sharing: CacheSharing { .shared }
     let client: PostgresClient
     let logger: Logger
     /// The schema's creation and the secret key, done once per instance (again after a failure).

@@ -38,7 +38,7 @@ extension CacheExchange {
     /// its `Content-Range` announces (a cut response) is not stored.
     func storePart(_ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
         // A transfer's part is in its file, or streams to its caller: not gathered here.
-        guard userIsKnown(), !isTransfer else { return (response, body) }
+        guard userIsKnown(), sharedRulesAllow(response), !isTransfer else { return (response, body) }
         let bytes = try await collectBody(body, limit: bodyLimit)
         guard let held = CacheRules.heldRange(of: response.headerFields), held.count == Int64(bytes.count) else {
             return (response, HTTPBody(bytes))

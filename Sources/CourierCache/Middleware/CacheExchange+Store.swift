@@ -36,10 +36,19 @@ extension CacheExchange {
         return false
     }
 
+    /// Whether a shared cache may keep `response` (see `CacheRules.sharedCacheMayStore`): the
+    /// request carried credentials if it had them here, or left the chain below with them.
+    func sharedRulesAllow(_ response: HTTPResponse) -> Bool {
+        guard rules.isShared else { return true }
+        let redaction = rules.secrets?.redaction ?? Redaction()
+        let credentialed = request.headerFields.contains { redaction.isCredential(header: $0.name) } || below.withLock(\.wasCredentialed)
+        return rules.sharedCacheMayStore(response, credentialed: credentialed)
+    }
+
     /// Stores a response the caller found storable under this exchange's key, unless the user it
     /// belongs to can't be known; returns it with its body collected.
     func store(_ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
-        guard userIsKnown() else { return (response, body) }
+        guard userIsKnown(), sharedRulesAllow(response) else { return (response, body) }
         if isTransfer { return await storeDownload(response, body, selection: selection, requestTime: requestTime) }
         // Within the client's limit: past it the client would fail a success anyway, and keeps only
         // the first bytes of an error status (never stored cut short).

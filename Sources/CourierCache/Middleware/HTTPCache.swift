@@ -16,7 +16,7 @@ import OpenAPIRuntime
 /// Responses are kept per user, whatever the order of the middlewares: the partition is the
 /// identity of the user the call is made for, which a `Client` reads from its
 /// `CredentialsMiddleware`'s provider before any middleware runs (in a generated client, give the
-/// provider to ``init(storage:rules:offlineAllowance:defaultPolicy:credentials:logger:now:)``). The
+/// provider to ``init(storage:sharing:rules:offlineAllowance:defaultPolicy:credentials:logger:now:)``). The
 /// partition stays the same across token refreshes. A request that carries credentials of its
 /// own is kept apart by a digest of them; a response whose request got credentials further down
 /// the chain while the cache could not know the user is not stored (and an error is logged).
@@ -52,6 +52,9 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
     /// Where the cache reports what a call can't: a response it won't store, a storage that fails
     /// (once until it works again).
     public var logger: Logger
+    /// Whether the cache serves one user (a private cache) or many end users (a shared cache, with
+    /// RFC 9111's stricter rules): the storage's ``CacheStorage/sharing`` unless the app chose.
+    public var sharing: CacheSharing
     private let now: @Sendable () -> Date
     let coordination = CacheCoordination()
     let counters = CacheCounters()
@@ -66,9 +69,12 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
     ///   - credentials: Who is signed in, for requests without a Courier context; a `Client`
     ///     knows it from its `CredentialsMiddleware`.
     ///   - logger: Where the cache reports; silent by default.
+    ///   - sharing: Whether the cache serves one user or many end users; the storage's
+    ///     ``CacheStorage/sharing`` by default (private, except a storage a fleet shares).
     ///   - now: The clock, injectable for tests.
     public init(
         storage: any CacheStorage,
+        sharing: CacheSharing? = nil,
         rules: CacheRules = CacheRules(),
         offlineAllowance: TimeInterval? = 7 * 24 * 3600,
         defaultPolicy: CachePolicy = .followHTTP,
@@ -82,6 +88,7 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
         self.defaultPolicy = defaultPolicy
         self.credentials = credentials
         self.logger = logger
+        self.sharing = sharing ?? storage.sharing
         self.now = now
     }
 
@@ -119,6 +126,7 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
         }
         var rules = self.rules
         rules.secrets = secrets
+        rules.isShared = sharing == .shared
         let partition = await partition(of: request, described, secrets: rules.secrets)
         let below = Locked(Below())
         var exchange = CacheExchange(

@@ -100,7 +100,7 @@ extension CacheRules {
         if lifetime > age + TimeInterval(requestDirectives.minFresh ?? 0) { return .fresh(age: age) }
 
         let staleness = max(0, age - lifetime)
-        if responseDirectives.mustRevalidate { return revalidate }
+        if mustRevalidateWhenStale(responseDirectives) { return revalidate }
         if let maxStale = requestDirectives.maxStale,
            maxStale == CacheControl.unlimited || staleness <= TimeInterval(maxStale) {
             return .staleAcceptable(age: age, staleness: staleness)

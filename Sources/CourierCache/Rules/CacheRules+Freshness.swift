@@ -5,7 +5,7 @@ import HTTPTypes
 extension CacheRules {
     /// The freshness lifetime of a response, in seconds (RFC 9111 §4.2.1).
     ///
-    /// `max-age` wins over `Expires − Date`, which wins over the heuristic (a fraction of
+    /// For a shared cache `s-maxage` wins over all; `max-age` wins over `Expires − Date`, which wins over the heuristic (a fraction of
     /// `Date − Last-Modified`, capped, only for statuses cacheable by default or `public`
     /// responses). An `Expires` that is not exactly one IMF-fixdate, RFC 850 or asctime date (such
     /// as `0`, `UTC` instead of `GMT`, or two `Expires` lines) means already expired (RFC 9111
@@ -13,6 +13,7 @@ extension CacheRules {
     package func freshnessLifetime(of response: HTTPResponse, responseTime: Date) -> TimeInterval {
         let fields = response.headerFields
         let directives = CacheControl(fields)
+        if isShared, let sharedMaxAge = directives.sharedMaxAge { return TimeInterval(sharedMaxAge) }
         if let maxAge = directives.maxAge { return TimeInterval(maxAge) }
         let date = Self.date(of: .date, in: fields) ?? responseTime
         let expiresValues = fields[values: .expires]

@@ -25,7 +25,7 @@ extension CacheRules {
         else { return false }
         let staleness = staleness(of: stored, now: now)
         guard staleness > 0 else { return true }
-        guard !directives.mustRevalidate else { return false }
+        guard !mustRevalidateWhenStale(directives) else { return false }
         let allowance = max(
             TimeInterval(directives.staleIfError ?? 0),
             TimeInterval(requestDirectives.staleIfError ?? 0),

@@ -10,7 +10,9 @@ extension CacheRules {
     /// the request, none in the response unless it comes with `must-understand` (see
     /// ``forbidsStoring(status:directives:)``); a `Vary` that is not `*` and names only valid fields; and
     /// either a status cacheable by default or explicit permission (`max-age`, `Expires`,
-    /// `public`, `private`). `Authorization` on the request is fine for a private cache.
+    /// `public`, `private`, and for a shared cache `s-maxage`; a shared cache never stores `private`).
+    /// `Authorization` on the request is fine for a private cache; a shared one checks it in
+    /// ``sharedCacheMayStore(_:credentialed:)``.
     /// Call ``varySelection(response:request:)`` to get the selection to store with it.
     package func isStorable(request: HTTPRequest, response: HTTPResponse) -> Bool {
         guard request.method == .get else { return false }
@@ -21,9 +23,10 @@ extension CacheRules {
         let directives = CacheControl(response.headerFields)
         guard !forbidsStoring(status: status, directives: directives) else { return false }
         guard VarySelection.varyNames(of: response.headerFields) != nil else { return false }
+        if isShared, directives.isPrivate { return false }
         if Self.heuristicallyCacheableStatuses.contains(status) { return true }
         return directives.maxAge != nil || directives.isPublic || directives.isPrivate
-            || response.headerFields.contains(.expires)
+            || isShared && directives.sharedMaxAge != nil || response.headerFields.contains(.expires)
     }
 
     /// Whether a response's own directives forbid storing it (RFC 9111 §3, §5.2.2.3).

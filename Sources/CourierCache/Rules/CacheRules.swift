@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 
-/// The RFC 9111 rules of a private HTTP cache, as pure functions over values.
+/// The RFC 9111 rules of an HTTP cache, private or shared (see ``CacheSharing``), as pure functions over values.
 ///
 /// Nothing here performs I/O or reads the clock: every time-dependent rule takes `now`.
 /// Malformed input never traps and never makes a response cacheable that would not be otherwise.
@@ -13,6 +13,8 @@ public struct CacheRules: Sendable, Hashable {
     /// How the values of credential fields selected by `Vary` are kept: set per call by `HTTPCache`
     /// (the store's key, the client's secret list); nil compares and keeps values as they are.
     package var secrets: SecretValues?
+    /// Whether the cache serves many end users (see ``CacheSharing``): set per call by `HTTPCache`.
+    package var isShared = false
 
     /// Creates rules with the given heuristic-freshness settings.
     public init(heuristicFraction: Double = 0.1, maximumHeuristicLifetime: TimeInterval = 86_400) {

@@ -19,6 +19,11 @@ public protocol CacheStorage: Sendable {
     /// The size limit in bytes (bodies plus ``CacheStorageSize/metadata(of:)``).
     var maximumSize: Int { get }
 
+    /// Who the stored responses serve, unless the app tells ``HTTPCache`` otherwise: one user's
+    /// device or process (``CacheSharing/private``, the default), or many end users
+    /// (``CacheSharing/shared``, a storage a fleet of servers shares).
+    var sharing: CacheSharing { get }
+
     /// The key the cache hashes secret request values with (see `Redaction`): the same for as long
     /// as the stored data lives and for every instance that shares it, so a value stored as a hash
     /// matches the same value later and elsewhere. Random, at least 32 bytes, created with the storage.
@@ -176,6 +181,9 @@ public enum CacheStorageSize {
 }
 
 extension CacheStorage {
+    /// One user's device or process.
+    public var sharing: CacheSharing { .private }
+
     /// The variant `select` picks among the stored variants of `key`, with its body when that is
     /// at most `inlineBodyLimit` bytes.
     package func lookup(

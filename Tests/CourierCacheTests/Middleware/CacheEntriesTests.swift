@@ -125,7 +125,8 @@ import Testing
             for token in ["a", "b"] {
                 let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/mine", headerFields: [.authorization: "Bearer \(token)"])
                 _ = try await cache.intercept(request, body: nil, baseURL: baseURL, operationID: "mine") { _, _, _ in
-                    (HTTPResponse(status: .ok, headerFields: [.cacheControl: "private, max-age=60"]), HTTPBody("mine"))
+                    // Storable by a shared cache too (RFC 9111 §3.5): the PostgreSQL storage is one.
+                    (HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=60, must-revalidate"]), HTTPBody("mine"))
                 }
             }
             _ = try await origin.call(cache, "/public")

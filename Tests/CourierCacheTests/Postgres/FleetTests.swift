@@ -133,11 +133,20 @@ struct FleetTests {
     @Test func aSignOutOnOneServerClearsTheUserForTheFleetAndUsersStayApart() async throws {
         let fleet = try await Fleet.make()
         defer { Task { await fleet.tearDown() } }
-        // Varies on the token, so a stored selection would hold it if the cache kept it in clear.
+        // Varies on the token, so a stored selection would hold it if the cache kept it in clear;
+        // `must-revalidate` lets a shared cache keep a response to a request with credentials
+        // (RFC 9111 §3.5), which the fleet's storage is by default.
         fleet.origin.route("GET", "/profile") { request in
             let user = (request.header("Authorization") ?? "nobody").replacingOccurrences(of: "Bearer token-of-", with: "")
-            return .text("profile of \(user)", headers: [MockHeader("Cache-Control", "private, max-age=600"), MockHeader("Vary", "Authorization")])
+            return .text(
+                "profile of \(user)",
+                headers: [MockHeader("Cache-Control", "max-age=600, must-revalidate"), MockHeader("Vary", "Authorization")])
         }
+        // A `private` answer never reaches the fleet's shared storage.
+        fleet.origin.route("GET", "/inbox") { _ in .text("inbox", headers: [MockHeader("Cache-Control", "private, max-age=600")]) }
+        _ = try await fleet.client(for: "alice").response(for: Page(path: "/inbox"))
+        await fleet.cache.flush()
+        #expect(try await fleet.count("/inbox") == 0)
         let alice = try await fleet.client(for: "alice").response(for: Page(path: "/profile"))
         #expect(String(decoding: alice.value, as: UTF8.self) == "profile of alice")
         await fleet.cache.flush()
