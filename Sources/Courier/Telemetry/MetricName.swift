@@ -12,6 +12,8 @@ package enum MetricName {
     package static let cacheRequests = "courier.cache.requests"
     /// Responses the cache stored (a counter).
     package static let cacheStored = "courier.cache.stored"
+    /// Calls that went on without the cache's storage while it rested after failing (a counter).
+    package static let cacheStorageSkipped = "courier.cache.storage_skipped"
     /// Bytes the cache removed to stay under its size limit (a counter).
     package static let cacheEvictedBytes = "courier.cache.evicted_bytes"
     /// Retries, by `courier.retry.reason` (a counter).

@@ -1,9 +1,13 @@
 import Courier
 
 /// What copies of one ``HTTPCache`` share: the responses being written, the entries being
-/// revalidated in the background, and whether the misplaced-credentials error was logged.
+/// revalidated in the background, the storage's breaker, and whether the misplaced-credentials
+/// error was logged.
 final class CacheCoordination: Sendable {
     let writes = StoresInFlight()
+    let breaker = StorageBreaker()
+    /// The storage's totals when last read, for ``HTTPCache/statistics()`` while it can't be read.
+    let lastTotals = Locked(CacheTotals(entryCount: 0, totalBytes: 0))
 
     private struct State {
         var revalidating: Set<CacheKey> = []

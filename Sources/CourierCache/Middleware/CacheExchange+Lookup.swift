@@ -10,7 +10,13 @@ extension CacheExchange {
     /// when none matches, the stored variants go to `unselected` (to validate or complete). A broken store is a miss.
     func lookup(unselected: Locked<[CachedMetadata]>? = nil) async throws -> Hit? {
         let (rules, request) = (self.rules, self.request)
-        await cache.coordination.writes.wait(for: key)
+        // Read after this key's pending writes, while the storage works: a resting one is skipped
+        // at once below, and its writes must not hold the call meanwhile.
+        if cache.coordination.breaker.isClosed {
+            await cache.coordination.writes.wait(for: key)
+        } else {
+            telemetry.count(MetricName.cacheStorageSkipped, [])
+        }
         guard let found = try? await storage.lookup(key, select: { variants in
             let chosen = rules.selectVariant(for: request, among: variants)
             if chosen == nil { unselected?.withLock { $0 = variants } }

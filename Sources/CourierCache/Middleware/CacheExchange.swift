@@ -34,7 +34,7 @@ struct CacheExchange: Sendable {
     /// How stale an entry may be to answer when the network fails: the call's policy's, else the cache's.
     let offlineAllowance: TimeInterval?
 
-    var storage: ObservedStorage { cache.storage }
+    var storage: ObservedStorage { cache.callStorage }
 
     // MARK: policies
 

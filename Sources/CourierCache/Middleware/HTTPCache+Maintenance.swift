@@ -9,14 +9,21 @@ extension HTTPCache {
     }
 
     /// What this cache counted, and what its storage holds once the responses accepted so far
-    /// are written.
+    /// are written. While the storage fails or rests (see ``HTTPCache``), it answers at once from
+    /// memory: the counts, with the entries and bytes it last read.
     public func statistics() async throws -> CacheStatistics {
-        await coordination.writes.waitForAll()
-        let totals = try await storage.totals()
+        if coordination.breaker.isClosed {
+            await coordination.writes.waitForAll()
+            if coordination.breaker.isClosed, let totals = try? await callStorage.totals() {
+                coordination.lastTotals.withLock { $0 = totals }
+            }
+        }
+        let totals = coordination.lastTotals.current
         let counted = counters.snapshot
+        let breaker = coordination.breaker.counts
         return CacheStatistics(
             hits: counted.hits, misses: counted.misses, evictions: counted.evictions, failures: counted.failures,
-            entryCount: totals.entryCount, totalBytes: totals.totalBytes)
+            skipped: breaker.skipped, entryCount: totals.entryCount, totalBytes: totals.totalBytes)
     }
 
     /// Removes every stored response; the removed bytes leave the file too.

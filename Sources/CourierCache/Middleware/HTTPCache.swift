@@ -28,6 +28,11 @@ import OpenAPIRuntime
 /// once (source `ResponseSource.stale`) while one revalidation per entry runs in the client's
 /// background work, through the middlewares after the cache (`Client.waitForBackgroundWork()`
 /// awaits it); without a client (a generated one) the revalidation runs before answering.
+///
+/// A storage that fails a lookup (an error, or its own timeout) costs a call that failure once: calls then
+/// skip it for a cool-off of 1 s, doubling up to 30 s while it keeps failing, and go to the network
+/// with no added wait; after each cool-off one call probes it, and the first that works ends the
+/// rest. The failure is logged once; ``statistics()`` counts the operations skipped.
 public struct HTTPCache: ClientMiddleware, CourierMiddleware {
     /// Where entries live.
     let base: any CacheStorage
@@ -92,9 +97,15 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
         self.now = now
     }
 
-    /// The storage as the cache uses it: each operation counted, and logged when it fails.
+    /// The storage as the app's own operations use it (listing, clearing): each operation counted,
+    /// and logged when it fails; always tried, whatever the breaker says.
     var storage: ObservedStorage {
-        ObservedStorage(base: base, counters: counters, logger: logger, redaction: redaction)
+        ObservedStorage(base: base, counters: counters, logger: logger, redaction: redaction, breaker: nil, now: now)
+    }
+
+    /// The storage as calls use it: as ``storage``, and skipped while the breaker rests it.
+    var callStorage: ObservedStorage {
+        ObservedStorage(base: base, counters: counters, logger: logger, redaction: redaction, breaker: coordination.breaker, now: now)
     }
 
     /// Answers from the cache, the network, or both, as the call's policy says.
@@ -110,7 +121,7 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
         let policy = described?.cachePolicy ?? defaultPolicy
         let requestURL = baseURL.absoluteString(appendingRequestPath: request.path ?? "/")
         // A storage that can't give its key can't be used: the call goes on without the cache.
-        guard let secrets = try? await storage.secrets(alsoNamedBy: described?.redaction) else {
+        guard let secrets = try? await callStorage.secrets(alsoNamedBy: described?.redaction) else {
             return try await next(request, body, baseURL, context)
         }
         guard let url = keyURL(requestURL, ignoring: ignoredQueryItems.union(policy.ignoredQueryItems), secrets: secrets) else {

@@ -6,30 +6,57 @@ import OpenAPIRuntime
 
 /// The cache's hold on its storage: every operation goes through ``run(_:_:)``, which counts a
 /// failure and logs it once until the storage works again (then says so), so a storage only
-/// keeps data and an outage costs one log line, not one a call.
+/// keeps data and an outage costs one log line, not one a call. A call's operations also go
+/// through the ``StorageBreaker``: after a failure they skip the storage for a while.
 struct ObservedStorage: Sendable {
     let base: any CacheStorage
     let counters: CacheCounters
     let logger: Logger
     /// The secret list error texts are cleaned with.
     let redaction: Redaction
+    /// The breaker a call's operations pass; nil for the app's own (a sign-out's clear is always tried).
+    let breaker: StorageBreaker?
+    let now: @Sendable () -> Date
 
     var maximumSize: Int { base.maximumSize }
 
+    /// A storage the breaker rests throws this at once: the call goes on without the cache.
+    struct Resting: Error {}
+
     /// Runs one storage operation, counting and logging its failure (a cancellation is neither);
     /// one that `reachesStorage` and works ends a run of failures (a key kept in memory doesn't).
-    func run<T>(_ operation: String, reachesStorage: Bool = true, _ body: () async throws -> T) async throws -> T {
+    /// Skipped at once while the breaker rests the storage; a failure of an operation a call
+    /// waits for (`rests`) rests it, while a store's, written after the call returned, doesn't:
+    /// a full disk costs no call anything, and must not keep the cache from what it holds.
+    func run<T>(_ operation: String, reachesStorage: Bool = true, rests: Bool = true, _ body: () async throws -> T) async throws -> T {
+        let admission = breaker?.admit(at: now()) ?? .closed
+        if admission == .skip { throw Resting() }
         do {
             let value = try await body()
-            if reachesStorage, counters.worked() {
-                logger.notice("The cache's storage works again", metadata: ["operation": "\(operation)"])
+            if reachesStorage {
+                breaker?.worked()
+                if counters.worked() { logger.notice("The cache's storage works again", metadata: ["operation": "\(operation)"]) }
+            } else if admission == .probe {
+                breaker?.released()
             }
             return value
+        } catch is CancellationError {
+            if admission == .probe { breaker?.released() }
+            throw CancellationError()
         } catch {
-            if !(error is CancellationError), counters.failed() {
+            var rest: (coolOff: TimeInterval, opened: Bool)?
+            if rests {
+                rest = breaker?.failed(at: now(), probing: admission == .probe)
+            } else if admission == .probe {
+                breaker?.released()
+            }
+            if counters.failed() {
                 logger.error(
                     "The cache's storage failed; calls go on without it until it works again",
-                    metadata: ["operation": "\(operation)", "error": "\(redaction.redact(text: String(describing: error)))"])
+                    metadata: [
+                        "operation": "\(operation)", "error": "\(redaction.redact(text: String(describing: error)))",
+                        "skippedForSeconds": "\(rest.map { Int($0.coolOff) } ?? 0)",
+                    ])
             }
             throw error
         }
@@ -57,7 +84,7 @@ struct ObservedStorage: Sendable {
     }
 
     func store(_ response: StorableResponse, body: CacheBody) async throws -> StoreOutcome {
-        let outcome = try await run("store") { try await base.store(response, body: body) }
+        let outcome = try await run("store", rests: false) { try await base.store(response, body: body) }
         counters.add(evictions: outcome.evictedCount)
         return outcome
     }
@@ -69,6 +96,7 @@ struct ObservedStorage: Sendable {
     }
 
     func recordUse(of variant: CachedMetadata) async {
+        guard breaker?.isClosed ?? true else { return }
         await base.recordUse(of: variant)
     }
 

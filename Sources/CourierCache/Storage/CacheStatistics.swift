@@ -12,6 +12,9 @@ public struct CacheStatistics: Sendable, Hashable {
     /// Storage operations that failed (the call went on without the cache; the first failure of a
     /// run is logged).
     public var failures: Int
+    /// Storage operations calls skipped while the storage rested after failing (they went on
+    /// without the cache, with no added wait; see ``HTTPCache``).
+    public var skipped: Int
     /// Stored variants.
     public var entryCount: Int
     /// Bodies plus approximate metadata size, in bytes.
@@ -19,12 +22,14 @@ public struct CacheStatistics: Sendable, Hashable {
 
     /// Creates statistics.
     public init(
-        hits: Int = 0, misses: Int = 0, evictions: Int = 0, failures: Int = 0, entryCount: Int = 0, totalBytes: Int = 0
+        hits: Int = 0, misses: Int = 0, evictions: Int = 0, failures: Int = 0, skipped: Int = 0, entryCount: Int = 0,
+        totalBytes: Int = 0
     ) {
         self.hits = hits
         self.misses = misses
         self.evictions = evictions
         self.failures = failures
+        self.skipped = skipped
         self.entryCount = entryCount
         self.totalBytes = totalBytes
     }

@@ -1,0 +1,79 @@
+import Courier
+import Foundation
+
+/// A circuit breaker in front of a cache's storage: after an operation fails (an error or the
+/// storage's timeout), calls skip the storage for a cool-off and go to the network with no added
+/// wait; then one operation probes it. A probe that works closes the breaker; one that fails
+/// doubles the cool-off, from 1 s up to 30 s. So a database that is down or frozen costs a call its
+/// timeout once, not every call, and its set-up is tried again once per cool-off, not per call.
+final class StorageBreaker: Sendable {
+    /// What an operation may do now.
+    enum Admission: Equatable {
+        /// The storage works: go.
+        case closed
+        /// The cool-off is over and nobody is probing: this operation probes.
+        case probe
+        /// Resting: skip the storage.
+        case skip
+    }
+
+    static let firstCoolOff: TimeInterval = 1
+    static let longestCoolOff: TimeInterval = 30
+
+    private struct State {
+        var openUntil: Date?
+        var coolOff = StorageBreaker.firstCoolOff
+        var probing = false
+        var skipped = 0
+        var openings = 0
+    }
+
+    private let state = Locked(State())
+
+    /// Whether calls use the storage as usual.
+    var isClosed: Bool { state.withLock { $0.openUntil == nil } }
+
+    /// Operations skipped, and times the breaker opened, so far.
+    var counts: (skipped: Int, openings: Int) { state.withLock { ($0.skipped, $0.openings) } }
+
+    func admit(at now: Date) -> Admission {
+        state.withLock { state in
+            guard let until = state.openUntil else { return .closed }
+            guard now >= until, !state.probing else {
+                state.skipped += 1
+                return .skip
+            }
+            state.probing = true
+            return .probe
+        }
+    }
+
+    /// An operation reached the storage and worked: the breaker closes.
+    func worked() {
+        state.withLock { state in
+            state.openUntil = nil
+            state.coolOff = Self.firstCoolOff
+            state.probing = false
+        }
+    }
+
+    /// An operation failed; the cool-off, and whether this failure opened the breaker (log it then).
+    func failed(at now: Date, probing: Bool) -> (coolOff: TimeInterval, opened: Bool) {
+        state.withLock { state in
+            let opened = state.openUntil == nil
+            if probing {
+                state.coolOff = min(state.coolOff * 2, Self.longestCoolOff)
+                state.probing = false
+            }
+            if opened { state.openings += 1 }
+            state.openUntil = now.addingTimeInterval(state.coolOff)
+            return (state.coolOff, opened)
+        }
+    }
+
+    /// A probe that said nothing of the storage (cancelled, or answered from memory): the next
+    /// operation probes instead.
+    func released() {
+        state.withLock { $0.probing = false }
+    }
+}

@@ -1,0 +1,139 @@
+import Courier
+import CourierAsyncHTTPClient
+import CourierCache
+import CourierTesting
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Logging
+import Testing
+
+/// A storage that fails costs one call its failure, then calls skip it for a cool-off (1 s,
+/// doubling up to 30 s) and one call probes it; over a socket, with the cache's clock moved by the
+/// test, counting the operations that reach the storage.
+@Suite struct StorageBreakerTests {
+    /// An in-memory storage that fails every operation while `failing`, and counts what reaches it.
+    final class SickStorage: CacheStorage {
+        let base = InMemoryCacheStorage(maximumSize: 1 << 20)
+        let failing = Locked(false)
+        let reached = Locked(0)
+        struct Down: Error {}
+
+        var maximumSize: Int { base.maximumSize }
+
+        private func reach() throws {
+            reached.withLock { $0 += 1 }
+            if failing.current { throw Down() }
+        }
+
+        func secretKey() async throws -> [UInt8] {
+            try reach()
+            return try await base.secretKey()
+        }
+
+        func variants(of key: CacheKey, inlineBodyLimit: Int) async throws -> [StoredVariant] {
+            try reach()
+            return try await base.variants(of: key, inlineBodyLimit: inlineBodyLimit)
+        }
+
+        func body(of variant: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
+            try reach()
+            return try await base.body(of: variant, offsets: offsets)
+        }
+
+        func store(_ response: StorableResponse, body: CacheBody) async throws -> StoreOutcome {
+            try reach()
+            return try await base.store(response, body: body)
+        }
+
+        func updateHeaders(of variant: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
+            try reach()
+            return try await base.updateHeaders(of: variant, headers: headers, requestTime: requestTime, responseTime: responseTime)
+        }
+
+        func recordUse(of variant: CachedMetadata) async {
+            reached.withLock { $0 += 1 }
+            await base.recordUse(of: variant)
+        }
+
+        func remove(_ variant: CachedMetadata) async throws -> Bool {
+            try reach()
+            return try await base.remove(variant)
+        }
+
+        func removeAll(_ scope: CacheScope) async throws -> Int {
+            try reach()
+            return try await base.removeAll(scope)
+        }
+
+        func totals() async throws -> CacheTotals {
+            try reach()
+            return try await base.totals()
+        }
+
+        func entries(in partition: String?) async throws -> [CachedMetadata] {
+            try reach()
+            return try await base.entries(in: partition)
+        }
+    }
+
+    @Test func aFailingStorageIsSkippedForACoolOffThatGrowsThenProbedOnce() async throws {
+        let server = try await MockServer.start()
+        defer { Task { try? await server.shutdown() } }
+        countingRoute(server, headers: [MockHeader("Cache-Control", "max-age=600")])
+        let storage = SickStorage()
+        let clock = TestDate()
+        let logs = LogRecorder()
+        let cache = HTTPCache(storage: storage, logger: logs.logger, now: { clock.now })
+        let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [cache])
+        func call() async throws -> ResponseSource {
+            let source = try await client.response(for: Feed(), cachePolicy: .followHTTP).source
+            await cache.flush()
+            return source
+        }
+
+        storage.failing.withLock { $0 = true }
+        #expect(try await call() == .network)
+        let afterFirst = storage.reached.current
+        #expect(afterFirst == 1, "the first call meets the failure once, and goes on without the cache")
+        for _ in 0..<5 { #expect(try await call() == .network) }
+        #expect(storage.reached.current == afterFirst, "resting: no call reaches the storage")
+        let resting = try await cache.statistics()
+        #expect(resting.failures == 1 && resting.skipped >= 5)
+        #expect(storage.reached.current == afterFirst, "statistics answer from memory while it rests")
+
+        // After 1 s one call probes, fails, and the cool-off doubles to 2 s.
+        clock.advance(by: 1.5)
+        _ = try await call()
+        #expect(storage.reached.current == afterFirst + 1)
+        clock.advance(by: 1.5)
+        _ = try await call()
+        #expect(storage.reached.current == afterFirst + 1, "still resting 1.5 s into a 2 s cool-off")
+
+        // The storage is back: the next probe works, the breaker closes, and the cache serves again.
+        storage.failing.withLock { $0 = false }
+        clock.advance(by: 1)
+        #expect(try await call() == .network)
+        #expect(try await call() == .cache)
+        #expect(logs.entries.filter { $0.level == .error }.count == 1, "the outage is logged once")
+        #expect(logs.entries.filter { $0.level == .notice }.count == 1, "\(logs.messages)")
+        let healthy = try await cache.statistics()
+        #expect(healthy.entryCount == 1 && healthy.failures == 2)
+    }
+
+    @Test func aClearIsAlwaysTriedWhileTheStorageRests() async throws {
+        let storage = SickStorage()
+        let clock = TestDate()
+        let cache = HTTPCache(storage: storage, now: { clock.now })
+        let server = try await MockServer.start()
+        defer { Task { try? await server.shutdown() } }
+        countingRoute(server, headers: [MockHeader("Cache-Control", "max-age=600")])
+        let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [cache])
+        storage.failing.withLock { $0 = true }
+        _ = try await client.response(for: Feed(), cachePolicy: .followHTTP)
+        let before = storage.reached.current
+        storage.failing.withLock { $0 = false }
+        try await cache.clear(identity: "alice")
+        #expect(storage.reached.current > before, "a sign-out's clear reaches the storage, resting or not")
+    }
+}
