@@ -12,6 +12,9 @@ final class CacheCoordination: Sendable {
     private struct State {
         var revalidating: Set<CacheKey> = []
         var warnedAboutCredentials = false
+        /// How many times everything was cleared, and each partition.
+        var clearsOfEverything = 0
+        var clears: [String: Int] = [:]
     }
 
     private let state = Locked(State())
@@ -23,6 +26,20 @@ final class CacheCoordination: Sendable {
 
     func endRevalidation(of key: CacheKey) {
         _ = state.withLock { $0.revalidating.remove(key) }
+    }
+
+    /// The partition's generation: it changes when the partition (or everything) is cleared. A call
+    /// stores its response only in the generation it started in, so a response that was on its
+    /// way while its user signed out never lands after the clear.
+    func generation(of partition: String) -> Int {
+        state.withLock { $0.clearsOfEverything + ($0.clears[partition] ?? 0) }
+    }
+
+    /// Starts a new generation of `partition`, or of every partition when nil.
+    func clearing(_ partition: String?) {
+        state.withLock { state in
+            if let partition { state.clears[partition, default: 0] += 1 } else { state.clearsOfEverything += 1 }
+        }
     }
 
     /// True the first time only.

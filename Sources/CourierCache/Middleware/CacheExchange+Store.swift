@@ -82,7 +82,10 @@ extension CacheExchange {
     }
 
     private func storeNow(_ response: StorableResponse, body: CacheBody) async {
-        guard let outcome = try? await storage.store(response, body: body) else { return }
+        // A clear of the partition since the call started (a sign-out) wins over its response.
+        guard cache.coordination.generation(of: key.partition) == generation,
+              let outcome = try? await storage.store(response, body: body)
+        else { return }
         if outcome.stored != nil { telemetry.count(MetricName.cacheStored, []) }
         if outcome.evictedCount > 0 { telemetry.count(MetricName.cacheEvictedBytes, [], by: outcome.evictedBytes) }
     }

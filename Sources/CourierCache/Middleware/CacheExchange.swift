@@ -18,6 +18,9 @@ struct CacheExchange: Sendable {
     /// How a stale response is revalidated after the caller has its answer; nil outside a
     /// `Client` and for transfers, which revalidate before answering.
     var refresh: BackgroundRefresh?
+    /// The generation of the key's partition when the call started (see
+    /// ``CacheCoordination/generation(of:)``): a clear since then keeps its response out.
+    var generation = 0
     /// Whether the request was filed as anonymous without knowing who is signed in: then a
     /// response the network sent for a request that left with credentials is not stored.
     let filedAsAnonymous: Bool

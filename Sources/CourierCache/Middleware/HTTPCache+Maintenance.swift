@@ -1,4 +1,5 @@
 import Courier
+import Logging
 
 // What an app does with its cache beside calls: wait for writes, read statistics, clear.
 extension HTTPCache {
@@ -28,15 +29,23 @@ extension HTTPCache {
 
     /// Removes every stored response; the removed bytes leave the file too.
     public func clear() async throws {
+        // A new generation first: a response on its way is never stored after the clear.
+        coordination.clearing(nil)
         await coordination.writes.waitForAll()
         _ = try await storage.removeAll(.everything)
     }
 
     /// Removes the stored responses of one user identity (as given to `Credentials`); the removed
-    /// bytes leave the file too.
-    public func clear(identity: String) async throws {
+    /// bytes leave the file too. A response of that user on its way when the clear starts (a call
+    /// still at the network, a background revalidation) is not stored after it, in this process.
+    /// - Returns: How many stored responses were removed.
+    /// - Throws: The storage's error; the removal may then have run or not (a timeout): call it again.
+    @discardableResult
+    public func clear(identity: String) async throws -> Int {
+        let partition = Self.partition(ofUser: identity)
+        coordination.clearing(partition)
         await coordination.writes.waitForAll()
-        _ = try await storage.removeAll(.partition(Self.partition(ofUser: identity)))
+        return try await storage.removeAll(.partition(partition))
     }
 
     /// Removes the stored responses of one endpoint, for every user.
@@ -48,11 +57,36 @@ extension HTTPCache {
         _ = try await storage.removeAll(.url(key, partition: nil))
     }
 
-    /// Clears a user's partition whenever that user signs out of `credentials`.
-    public func clearPartition(onSignOutOf credentials: CredentialStore) {
+    /// Clears a user's partition whenever that user signs out of `credentials`, trying three
+    /// times in all (0.5 s, then 1 s apart) when the storage fails.
+    /// - Parameters:
+    ///   - credentials: The store whose sign-outs clear the user.
+    ///   - outcome: Told how each clear ended: the number of responses removed, or the storage's
+    ///     last error (the cache has also logged it). Nil to rely on the log alone.
+    public func clearPartition(
+        onSignOutOf credentials: CredentialStore, outcome: (@Sendable (_ identity: String, Result<Int, any Error>) -> Void)? = nil
+    ) {
         credentials.onSignOut { identity in
             guard let identity else { return }
-            Task { try? await self.clear(identity: identity) }
+            Task {
+                let result = await self.clearWithRetries(identity: identity)
+                if case .failure(let error) = result {
+                    self.logger.error(
+                        "The cache could not clear a signed-out user's responses",
+                        metadata: ["error": "\(self.redaction.redact(text: String(describing: error)))"])
+                }
+                outcome?(identity, result)
+            }
         }
+    }
+
+    /// ``clear(identity:)``, tried again after a failure: a removal that timed out may not have run.
+    private func clearWithRetries(identity: String) async -> Result<Int, any Error> {
+        var last: (any Error)?
+        for wait in [Duration.zero, .milliseconds(500), .seconds(1)] {
+            if wait > .zero { try? await Task.sleep(for: wait) }
+            do { return .success(try await clear(identity: identity)) } catch { last = error }
+        }
+        return .failure(last ?? CancellationError())
     }
 }

@@ -147,6 +147,7 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
             bodyLimit: described?.maximumBodySize ?? CacheExchange.defaultBodyLimit, telemetry: described?.telemetry ?? Telemetry(),
             offlineAllowance: policy.offlineAllowance.map(\.inSeconds) ?? offlineAllowance
         )
+        exchange.generation = coordination.generation(of: partition.name)
         @Sendable func network(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody?) {
             let answer = try await next(request, body, baseURL, context)
             below.withLock { $0.add(answer) }
