@@ -8,6 +8,9 @@ public enum PostgresCacheError: Error, Sendable, Hashable, CustomStringConvertib
     case newerSchema(Int)
     /// A variant's body was replaced or removed while it was read.
     case bodyGone(id: Int64)
+    /// The key secret values are hashed with is shorter than 32 bytes (the app's, or the one in
+    /// the database).
+    case shortSecretKey(bytes: Int)
 
     /// What went wrong.
     public var description: String {
@@ -15,6 +18,7 @@ public enum PostgresCacheError: Error, Sendable, Hashable, CustomStringConvertib
         case .timedOut(let operation, let after): "The cache database didn't answer \(operation) within \(after)"
         case .newerSchema(let version): "The cache tables are at schema version \(version), newer than this library's"
         case .bodyGone(let id): "The body of stored variant \(id) was replaced or removed while it was read"
+        case .shortSecretKey(let bytes): "The cache's secret key has \(bytes) bytes; it needs at least 32"
         }
     }
 }

@@ -36,6 +36,10 @@ public final class PostgresCacheStorage: CacheStorage {
     public var sharing: CacheSharing { .shared }
     let client: PostgresClient
     let logger: Logger
+    /// The app's own secret key, or nil for the one kept in the database.
+    let appSecretKey: [UInt8]?
+    /// The fewest bytes a secret key may have.
+    static let minimumSecretKeySize = 32
     /// The schema's creation and the secret key, done once per instance (again after a failure).
     private let ready = Locked<Task<[UInt8], any Error>?>(nil)
 
@@ -56,10 +60,38 @@ public final class PostgresCacheStorage: CacheStorage {
         self.timeout = timeout
         self.chunkSize = max(chunkSize, 1)
         self.logger = logger
+        appSecretKey = nil
     }
 
-    /// The key every instance sharing the database hashes secret values with: made once, by the
-    /// first instance to start, and kept in the database.
+    /// A storage that hashes secret values with the app's own key (from its secret store: the
+    /// Keychain, a secrets manager), which is never written to the database: whoever reads the
+    /// database alone can't test a guessed token against its hashes. Give every instance of a
+    /// fleet the same key, and keep it as long as the stored entries (a new key makes every entry
+    /// stored under a secret value unreachable).
+    /// - Parameters:
+    ///   - client: postgres-nio's pool.
+    ///   - maximumSize: The size limit in bytes (bodies plus `CacheStorageSize`'s metadata).
+    ///   - secretKey: At least 32 random bytes.
+    ///   - timeout: How long one operation may take; 2 seconds by default.
+    ///   - chunkSize: How many body bytes one row holds; 256 KiB by default.
+    ///   - logger: Where postgres-nio logs the storage's queries; silent by default.
+    /// - Throws: ``PostgresCacheError/shortSecretKey(bytes:)`` for a key under 32 bytes.
+    public init(
+        client: PostgresClient, maximumSize: Int, secretKey: [UInt8], timeout: Duration = .seconds(2), chunkSize: Int = 256 << 10,
+        logger: Logger = Logger(label: "courier.cache.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws(PostgresCacheError) {
+        guard secretKey.count >= Self.minimumSecretKeySize else { throw .shortSecretKey(bytes: secretKey.count) }
+        self.client = client
+        self.maximumSize = maximumSize
+        self.timeout = timeout
+        self.chunkSize = max(chunkSize, 1)
+        self.logger = logger
+        appSecretKey = secretKey
+    }
+
+    /// The key every instance sharing the database hashes secret values with: the app's, when it
+    /// gave one; otherwise made once, by the first instance to start, and kept in the database
+    /// (readable by every role that can read the entries).
     public func secretKey() async throws -> [UInt8] {
         try await prepared()
     }
@@ -70,9 +102,9 @@ public final class PostgresCacheStorage: CacheStorage {
     func prepared() async throws -> [UInt8] {
         let task = ready.withLock { ready in
             if let ready { return ready }
-            let task = Task { [client, logger, timeout] in
+            let task = Task { [client, logger, timeout, appSecretKey] in
                 try await TimeBound.run(within: timeout, "prepare") {
-                    try await PostgresSchema.prepare(client, logger: logger)
+                    try await PostgresSchema.prepare(client, logger: logger, appKey: appSecretKey)
                 }
             }
             ready = task

@@ -4,7 +4,8 @@ import PostgresNIO
 
 /// The storage's tables, created and migrated by version on first use.
 ///
-/// - `courier_cache_meta`: the schema version and the secret key (made once, by the first instance).
+/// - `courier_cache_meta`: the schema version and the secret key (made once, by the first instance,
+///   unless the app gives its own).
 /// - `courier_cache_entry`: one row per stored variant, unique by key and vary selection; ids
 ///   come from an identity column, never given twice; `use_order` from a sequence, so every
 ///   instance orders uses alike.
@@ -47,8 +48,10 @@ enum PostgresSchema {
 
     /// Creates or migrates the tables and returns the secret key, in one transaction under an
     /// advisory lock: instances that start at once wait for the first, then find its work done.
-    static func prepare(_ client: PostgresClient, logger: Logger) async throws -> [UInt8] {
-        try await client.withTransaction(logger: logger) { connection in
+    /// The app's own key (`appKey`) is returned as it is, and never written to the database.
+    static func prepare(_ client: PostgresClient, logger: Logger, appKey: [UInt8]?) async throws -> [UInt8] {
+        // Its own errors (a newer schema, a short key) come out as they are, not wrapped.
+        try await PostgresCacheStorage.transaction(client, logger: logger) { connection in
             // A constant of this library's own: "courier_cache" in ASCII, folded into 64 bits.
             try await connection.query("SELECT pg_advisory_xact_lock(\(Int64(0x636f_7572_6965_7263)))", logger: logger)
             try await connection.query(
@@ -71,6 +74,7 @@ enum PostgresSchema {
                 INSERT INTO courier_cache_meta (name, value) VALUES ('version', \(written))
                 ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value
                 """, logger: logger)
+            if let appKey { return appKey }
             var generator = SystemRandomNumberGenerator()
             let fresh = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
             try await connection.query(
@@ -81,6 +85,9 @@ enum PostgresSchema {
                 "SELECT value FROM courier_cache_meta WHERE name = 'secret_key'", logger: logger
             ).decode(Data.self) {
                 key = stored
+            }
+            guard key.count >= PostgresCacheStorage.minimumSecretKeySize else {
+                throw PostgresCacheError.shortSecretKey(bytes: key.count)
             }
             return Array(key)
         }
