@@ -174,4 +174,22 @@ import Testing
             #expect(server.requestCount("/target") == 0)
         }
     }
+
+    /// A middleware list shared with a generated client may list a RedirectMiddleware: then it
+    /// alone follows redirects, with its own settings, whatever the client's configuration says.
+    @Test(arguments: TransportKind.allCases)
+    func aListedRedirectMiddlewareReplacesTheClientsOwnStep(kind: TransportKind) async throws {
+        try await withServer(kind, configure: { $0.maximumRedirects = 10 }) { server, _ in
+            server.route("GET", "/hop/*") { request in
+                let next = (Int(request.target.split(separator: "/").last ?? "") ?? 0) + 1
+                return next > 3 ? .json(#"{"arrived":true}"#) : .status(302, headers: [MockHeader("Location", "/hop/\(next)")])
+            }
+            let listed = Client(baseURL: server.baseURL, transport: kind.make(), middlewares: [RedirectMiddleware(maximumRedirects: 1)])
+            let error = try #require(await #expect(throws: CourierError.self) { try await listed.send(Call<JSON>(path: "/hop/0")) })
+            #expect(error.kind == .redirect && error.detail.contains("More than 1 redirects"), "\(error.detail)")
+            #expect(server.requestCount("/hop/3") == 0, "the client's own step (10 hops) didn't follow them")
+            let plain = Client(baseURL: server.baseURL, transport: kind.make())
+            #expect(try await plain.send(Call<JSON>(path: "/hop/0"))["arrived"] == true)
+        }
+    }
 }

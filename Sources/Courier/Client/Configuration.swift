@@ -25,7 +25,9 @@ extension Client {
         /// Whether identical GETs in flight at the same time that may use the cache share one request
         /// (the first caller's), every caller getting the answer.
         public var coalescesIdenticalRequests = true
-        /// How many redirects a call follows (see ``RedirectMiddleware``); 0 hands 3xx responses back as they are.
+        /// How many redirects a call follows (see ``RedirectMiddleware``); 0 hands 3xx responses back as
+        /// they are. A ``RedirectMiddleware`` in the client's middlewares replaces this setting: the
+        /// client then adds no redirect step of its own, and the listed one follows its own settings.
         public var maximumRedirects = 10
         /// Whether a redirect from `https` to plain `http` is followed; off, it fails the call with
         /// ``CourierError/Kind/redirect``. Even when on, a request body never goes from https to http.

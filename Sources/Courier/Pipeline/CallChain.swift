@@ -18,7 +18,9 @@ struct CallChain: Sendable {
     init(_ middlewares: [any ClientMiddleware], _ configuration: Client.Configuration, coalescing: CoalescingMiddleware, end: ChainEnd) {
         var steps: [any ClientMiddleware] = []
         steps.reserveCapacity(middlewares.count + 2)
-        if configuration.maximumRedirects > 0 {
+        // An app that lists a RedirectMiddleware of its own (a list shared with a generated client)
+        // chooses where and how redirects are followed: the client adds none of its own.
+        if configuration.maximumRedirects > 0, !middlewares.contains(where: { $0 is RedirectMiddleware }) {
             // First: each redirect hop runs the rest of the chain.
             steps.append(RedirectMiddleware(
                 maximumRedirects: configuration.maximumRedirects, redaction: configuration.redaction,
