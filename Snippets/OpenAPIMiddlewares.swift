@@ -61,10 +61,7 @@ struct APIKeyMiddleware: ClientMiddleware {
         guard RequestContext.current?.isCrossOriginHop != true else { return try await next(request, body, baseURL) }
         var request = request
         if let name = HTTPField.Name("X-Api-Key") { request.headerFields[name] = key }
-        let answer = try await next(request, body, baseURL)
-        // In a Courier client, where the answer came from: network, cache, revalidated or stale.
-        if let report = RequestContext.current?.report { print("\(operationID): \(report.source)") }
-        return answer
+        return try await next(request, body, baseURL)
     }
 }
 // snippet.end
@@ -87,7 +84,14 @@ func get(_ path: String) async throws -> (HTTPResponse, String) {
 }
 let first = try await get("/inbox")                // 401, one refresh, replayed with the new token
 precondition(first.0.status == .ok && first.1.contains("hi"), "\(first)")
-let second = try await get("/inbox")               // fresh in the cache: no request
+// snippet.show
+// snippet.report
+// Where a generated call's answer came from (`get` stands for `api.getInbox()`).
+let (second, report) = try await RequestContext.reporting { try await get("/inbox") }
+print(report.source)                               // cache: fresh, no request
+// snippet.end
+// snippet.hide
+precondition(report.source == .cache && report.attempts == 0, "\(report)")
 precondition(second.1.contains("hi") && server.requestCount("/inbox") == 2, "\(server.requestCount("/inbox"))")
 // An app's own middleware in a Courier client.
 server.route("GET", "/keyed") { request in .json(#"{"key":"\#(request.header("X-Api-Key") ?? "none")"}"#) }

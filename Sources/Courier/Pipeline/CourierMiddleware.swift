@@ -69,8 +69,10 @@ extension CourierMiddleware {
     /// The middleware in a chain of swift-openapi-runtime's (a generated client), where `next`
     /// returns a bare response: the step's context is ``RequestContext/current``, or one that only
     /// carries marks when the app set none, and the steps below get a copy of the one it passes on.
-    /// The answer of the steps below comes back through that context's report, which each Courier
-    /// step records its answer into; the credentials of the request it passes on count too.
+    /// The answer of the steps below comes back through a report of this step's own, made for this
+    /// request, which the Courier step below records its answer into (so two calls made at once
+    /// under one context never read each other's); the credentials of the request it passes on
+    /// count too. The step records its own answer into the report of the step above it.
     public func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
@@ -80,12 +82,14 @@ extension CourierMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let outer = RequestContext.current
         var context = outer ?? .carryingMarksOnly(operationID: operationID)
+        if context.carriesMarksOnly { context.endpoint = operationID }
         // This chain's `next` ends with the call: no step may keep it for later.
         context.background = nil
         let answer = try await withoutActuallyEscaping(next) { next in
             try await intercept(request, body: body, baseURL: baseURL, context: context) { request, body, baseURL, below in
-                // What was recorded before belongs to an earlier request.
-                below.report.clear()
+                // A report of this request's own: another call under the same context has its own.
+                var below = below
+                below.report = RequestContext.Report()
                 let (response, responseBody) = try await RequestContext.$current.withValue(below) { try await next(request, body, baseURL) }
                 var answer = below.report.answer(response: response, body: responseBody)
                 answer.wasCredentialed = answer.wasCredentialed

@@ -62,14 +62,16 @@ import Testing
         let baseURL = try #require(Self.baseURL)
         func call() async throws -> ResponseSource {
             let context = RequestContext(endpoint: "feed", cachePolicy: .followHTTP, isIdempotent: true, timeout: .seconds(10))
-            let (_, body) = try await RequestContext.$current.withValue(context) {
-                try await cache.intercept(Self.request, body: nil, baseURL: baseURL, operationID: "feed") { _, _, _ in
-                    (HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=60"]), HTTPBody("feed"))
+            let ((_, body), report) = try await RequestContext.$current.withValue(context) {
+                try await RequestContext.reporting {
+                    try await cache.intercept(Self.request, body: nil, baseURL: baseURL, operationID: "feed") { _, _, _ in
+                        (HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=60"]), HTTPBody("feed"))
+                    }
                 }
             }
             if let body { _ = try await String(collecting: body, upTo: 1 << 10) }
             await cache.flush()
-            return context.report.source
+            return report.source
         }
         #expect(try await call() == .network)
         #expect(try await call() == .cache)

@@ -81,11 +81,15 @@ import Testing
             let cached = RequestContext(endpoint: "getFeed", cachePolicy: .followHTTP, isIdempotent: true, timeout: .seconds(10))
             let networkOnly = RequestContext(endpoint: "getFeed", cachePolicy: .networkOnly, isIdempotent: true, timeout: .seconds(10))
             _ = try await social.api.getFeed().ok.body.json
-            _ = try await RequestContext.$current.withValue(cached) { try await social.api.getFeed().ok.body.json }
-            let refreshed = try await RequestContext.$current.withValue(networkOnly) { try await social.api.getFeed().ok.body.json }
+            let (_, cachedReport) = try await RequestContext.$current.withValue(cached) {
+                try await RequestContext.reporting { try await social.api.getFeed().ok.body.json }
+            }
+            let (refreshed, networkReport) = try await RequestContext.$current.withValue(networkOnly) {
+                try await RequestContext.reporting { try await social.api.getFeed().ok.body.json }
+            }
             #expect(refreshed.version == 1)
-            #expect(cached.report.source == .cache)
-            #expect(networkOnly.report.source == .network)
+            #expect(cachedReport.source == .cache)
+            #expect(networkReport.source == .network)
             #expect(api.server.requestCount("/feed") == 2)
         }
     }
