@@ -51,16 +51,11 @@ public final class PostgresCacheStorage: CacheStorage {
     ///   - timeout: How long one operation may take; 2 seconds by default.
     ///   - chunkSize: How many body bytes one row holds; 256 KiB by default.
     ///   - logger: Where postgres-nio logs the storage's queries; silent by default.
-    public init(
+    public convenience init(
         client: PostgresClient, maximumSize: Int, timeout: Duration = .seconds(2), chunkSize: Int = 256 << 10,
         logger: Logger = Logger(label: "courier.cache.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
-        self.client = client
-        self.maximumSize = maximumSize
-        self.timeout = timeout
-        self.chunkSize = max(chunkSize, 1)
-        self.logger = logger
-        appSecretKey = nil
+        self.init(client: client, maximumSize: maximumSize, timeout: timeout, chunkSize: chunkSize, logger: logger, appSecretKey: nil)
     }
 
     /// A storage that hashes secret values with the app's own key (from its secret store: the
@@ -76,17 +71,21 @@ public final class PostgresCacheStorage: CacheStorage {
     ///   - chunkSize: How many body bytes one row holds; 256 KiB by default.
     ///   - logger: Where postgres-nio logs the storage's queries; silent by default.
     /// - Throws: ``PostgresCacheError/shortSecretKey(bytes:)`` for a key under 32 bytes.
-    public init(
+    public convenience init(
         client: PostgresClient, maximumSize: Int, secretKey: [UInt8], timeout: Duration = .seconds(2), chunkSize: Int = 256 << 10,
         logger: Logger = Logger(label: "courier.cache.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws(PostgresCacheError) {
         guard secretKey.count >= Self.minimumSecretKeySize else { throw .shortSecretKey(bytes: secretKey.count) }
+        self.init(client: client, maximumSize: maximumSize, timeout: timeout, chunkSize: chunkSize, logger: logger, appSecretKey: secretKey)
+    }
+
+    private init(client: PostgresClient, maximumSize: Int, timeout: Duration, chunkSize: Int, logger: Logger, appSecretKey: [UInt8]?) {
         self.client = client
         self.maximumSize = maximumSize
         self.timeout = timeout
         self.chunkSize = max(chunkSize, 1)
         self.logger = logger
-        appSecretKey = secretKey
+        self.appSecretKey = appSecretKey
     }
 
     /// The key every instance sharing the database hashes secret values with: the app's, when it

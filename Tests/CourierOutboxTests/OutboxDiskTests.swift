@@ -17,8 +17,7 @@ import Testing
         try await withServer { server in
             try await withFolder { folder in
                 acceptMessages(on: server)
-                let store = CredentialStore(.bearer("token-of-alice", identity: "alice"))
-                let client = Client(baseURL: server.baseURL, transport: transport.make(), middlewares: [CredentialsMiddleware(provider: store)])
+                let client = signedInClient(server, transport)
                 try await server.goDown()
                 let first = try Outbox(client: client, folder: folder, clock: ManualClock(), random: { 1 })
                 let damaged = try await first.enqueue(PostMessage(conversation: 1, text: "damaged"), group: "a")

@@ -38,6 +38,14 @@ struct Posted: Codable, Sendable, Hashable {
     var text: String
 }
 
+/// A client of `server` whose credentials come from `store` (alice's by default).
+func signedInClient(
+    _ server: MockServer, _ transport: Transport, store: CredentialStore = CredentialStore(.bearer("token-of-alice", identity: "alice")),
+    configure: (inout Client.Configuration) -> Void = { _ in }
+) -> Client {
+    Client(baseURL: server.baseURL, transport: transport.make(), middlewares: [CredentialsMiddleware(provider: store)], configure: configure)
+}
+
 /// A fresh folder for an outbox, removed after `body`.
 func withFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-outbox-\(UUID().uuidString)")
@@ -58,9 +66,7 @@ func withOutbox<T>(
 ) async throws -> T {
     try await withServer { server in
         try await withFolder { folder in
-            let client = Client(
-                baseURL: server.baseURL, transport: transport.make(), middlewares: [CredentialsMiddleware(provider: store)],
-                configure: configure)
+            let client = signedInClient(server, transport, store: store, configure: configure)
             let clock = ManualClock()
             let outbox = try Outbox(
                 client: client, folder: folder, limits: limits, backoff: backoff, logger: logger, clock: clock, random: { 1 })
