@@ -51,7 +51,6 @@ struct StoredRow {
         let kept = try? request.get()
         var state = storedState ?? .parked
         var failure = storedFailure
-        if state == .waiting, failure?.reason == .refused { failure?.reason = .transient }
         if case .failure(let unreadable) = request {
             state = .parked
             failure = Self.unreadableFailure(unreadable)
