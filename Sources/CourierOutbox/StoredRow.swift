@@ -4,17 +4,26 @@ import GRDB
 
 /// An item's row read without trusting it: a file written by another version of the app, or one
 /// damaged on disk, must stop nothing but its own item. GRDB's typed subscripts stop the process
-/// on a value of the wrong type, so every column is read as a `DatabaseValue` and converted here;
-/// a request that can't be decoded makes the item parked and ``OutboxItem/Failure/Reason/unreadable``,
-/// its bytes left in the row for support.
+/// on a value of the wrong type, so every column is read once, here, as a value of the type it
+/// should hold or nil; a request that can't be decoded makes the item parked and
+/// ``OutboxItem/Failure/Reason/unreadable``, its bytes left in the row for support.
 struct StoredRow {
-    let row: Row
     /// The kept request, or why the row can't be sent.
     let request: Result<KeptRequest, UnreadableRow>
     /// The state on disk (nil when the column holds something else).
     let storedState: OutboxItem.State?
     /// The failure on disk (nil when there is none or it can't be read).
     let storedFailure: OutboxItem.Failure?
+    let id: OutboxItem.ID
+    let group: String
+    let identity: CallIdentity?
+    let attempts: Int
+    let enqueuedAt: Date
+    let size: Int64
+    let body: Data?
+    let bodyFile: String?
+    let spentAttempts: Int
+    let budgetStart: Date?
 
     /// Why a row can't be sent.
     struct UnreadableRow: Error {
@@ -22,10 +31,20 @@ struct StoredRow {
     }
 
     init(_ row: Row) {
-        self.row = row
-        storedState = String.fromDatabaseValue(Self.value(row, "state")).flatMap(OutboxItem.State.init(rawValue:))
-        storedFailure = Data.fromDatabaseValue(Self.value(row, "failure")).flatMap { try? JSONDecoder().decode(OutboxItem.Failure.self, from: $0) }
-        guard let bytes = Data.fromDatabaseValue(Self.value(row, "request")) else {
+        let columns = Columns(row: row)
+        id = OutboxItem.ID(rawValue: columns.int64("id") ?? 0)
+        group = columns.string("grp") ?? ""
+        identity = OutboxStore.identity(columns.string("identity"))
+        attempts = Int(columns.int64("attempts") ?? 0)
+        enqueuedAt = Date(timeIntervalSince1970: columns.double("enqueuedAt") ?? 0)
+        size = (columns.int64("size") ?? 0) + (columns.int64("failureSize") ?? 0)
+        body = columns.data("body")
+        bodyFile = columns.string("bodyFile")
+        spentAttempts = Int(columns.int64("spentAttempts") ?? 0)
+        budgetStart = columns.double("budgetStart").map(Date.init(timeIntervalSince1970:))
+        storedState = columns.string("state").flatMap(OutboxItem.State.init(rawValue:))
+        storedFailure = columns.data("failure").flatMap { try? JSONDecoder().decode(OutboxItem.Failure.self, from: $0) }
+        guard let bytes = columns.data("request") else {
             request = .failure(UnreadableRow(detail: "its request is missing or not bytes"))
             return
         }
@@ -43,9 +62,6 @@ struct StoredRow {
         return storedState != .parked || storedFailure?.reason != .unreadable
     }
 
-    var id: OutboxItem.ID { OutboxItem.ID(rawValue: int64("id") ?? 0) }
-    var bodyFile: String? { String.fromDatabaseValue(Self.value(row, "bodyFile")) }
-
     /// The item as listed: an unreadable one is parked, with the failure that says so.
     var item: OutboxItem {
         let kept = try? request.get()
@@ -55,35 +71,61 @@ struct StoredRow {
             state = .parked
             failure = Self.unreadableFailure(unreadable)
         }
-        let enqueuedAt = Date(timeIntervalSince1970: Double.fromDatabaseValue(Self.value(row, "enqueuedAt")) ?? 0)
         return OutboxItem(
-            id: id, group: String.fromDatabaseValue(Self.value(row, "grp")) ?? "", operationName: kept?.operationName ?? "",
-            method: kept?.method ?? "", path: kept?.target ?? "", idempotencyKey: kept?.idempotencyKey,
-            identity: OutboxStore.name(identity), state: state, attempts: Int(int64("attempts") ?? 0), lastFailure: failure,
-            enqueuedAt: enqueuedAt, size: (int64("size") ?? 0) + (int64("failureSize") ?? 0))
+            id: id, group: group, operationName: kept?.operationName ?? "", method: kept?.method ?? "", path: kept?.target ?? "",
+            idempotencyKey: kept?.idempotencyKey, identity: OutboxStore.name(identity), state: state, attempts: attempts,
+            lastFailure: failure, enqueuedAt: enqueuedAt, size: size)
     }
 
     /// The whole row, to send it.
     var record: OutboxStore.Record {
-        let item = item
-        return OutboxStore.Record(
-            item: item, request: try? request.get(), identity: identity, body: Data.fromDatabaseValue(Self.value(row, "body")),
-            bodyFile: bodyFile, needsParking: needsParking, spentAttempts: Int(int64("spentAttempts") ?? 0),
-            budgetStart: Double.fromDatabaseValue(Self.value(row, "budgetStart")).map(Date.init(timeIntervalSince1970:)) ?? item.enqueuedAt)
-    }
-
-    private var identity: CallIdentity? { OutboxStore.identity(String.fromDatabaseValue(Self.value(row, "identity"))) }
-
-    private func int64(_ column: String) -> Int64? { Int64.fromDatabaseValue(Self.value(row, column)) }
-
-    /// A column's value, NULL when the row has no such column.
-    private static func value(_ row: Row, _ column: String) -> DatabaseValue {
-        row.hasColumn(column) ? row[column] as DatabaseValue : .null
+        OutboxStore.Record(
+            item: item, request: try? request.get(), identity: identity, body: body, bodyFile: bodyFile, needsParking: needsParking,
+            spentAttempts: spentAttempts, budgetStart: budgetStart ?? enqueuedAt)
     }
 
     static func unreadableFailure(_ unreadable: UnreadableRow) -> OutboxItem.Failure {
         OutboxItem.Failure(
             kind: CourierError.Kind.invalidRequest.identifier, reason: .unreadable,
             detail: "The item's stored row can't be read (written by another version of the app, or damaged): \(unreadable.detail)")
+    }
+}
+
+/// A row's columns, each read as the type it should hold: nil when it is NULL, missing or holds
+/// another type (matched on the stored value itself, so nothing can trap).
+private struct Columns {
+    let row: Row
+
+    private func storage(_ column: String) -> DatabaseValue.Storage {
+        (row.hasColumn(column) ? row[column] as DatabaseValue : DatabaseValue.null).storage
+    }
+
+    func int64(_ column: String) -> Int64? {
+        switch storage(column) {
+        case .int64(let value): value
+        case .double(let value): Int64(exactly: value)
+        default: nil
+        }
+    }
+
+    func double(_ column: String) -> Double? {
+        switch storage(column) {
+        case .double(let value): value
+        case .int64(let value): Double(value)
+        default: nil
+        }
+    }
+
+    func string(_ column: String) -> String? {
+        if case .string(let value) = storage(column) { return value }
+        return nil
+    }
+
+    func data(_ column: String) -> Data? {
+        switch storage(column) {
+        case .blob(let value): value
+        case .string(let value): Data(value.utf8)
+        default: nil
+        }
     }
 }
