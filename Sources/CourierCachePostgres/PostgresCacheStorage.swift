@@ -40,6 +40,13 @@ public final class PostgresCacheStorage: CacheStorage {
     let appSecretKey: [UInt8]?
     /// The fewest bytes a secret key may have.
     static let minimumSecretKeySize = 32
+    /// How far apart the clocks of a fleet's servers may be, for a partition's clear: a store of a
+    /// request sent up to this long before the clear (by another server's clock) still loses.
+    static let clockSkewAllowance: TimeInterval = 1
+    /// The seed that keeps the partitions' advisory locks apart from the keys' (seed 0).
+    static let partitionLockSeed: Int64 = 1
+    /// The time rows are stamped with.
+    let now: @Sendable () -> Date
     /// The schema's creation and the secret key, done once per instance (again after a failure).
     private let ready = Locked<Task<[UInt8], any Error>?>(nil)
 
@@ -79,8 +86,12 @@ public final class PostgresCacheStorage: CacheStorage {
         self.init(client: client, maximumSize: maximumSize, timeout: timeout, chunkSize: chunkSize, logger: logger, appSecretKey: secretKey)
     }
 
-    private init(client: PostgresClient, maximumSize: Int, timeout: Duration, chunkSize: Int, logger: Logger, appSecretKey: [UInt8]?) {
+    init(
+        client: PostgresClient, maximumSize: Int, timeout: Duration, chunkSize: Int, logger: Logger, appSecretKey: [UInt8]?,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.client = client
+        self.now = now
         self.maximumSize = maximumSize
         self.timeout = timeout
         self.chunkSize = max(chunkSize, 1)

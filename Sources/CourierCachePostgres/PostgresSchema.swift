@@ -13,9 +13,11 @@ import PostgresNIO
 ///   the writer had), removed with its entry.
 /// - `courier_cache_totals`: one row with the count and bytes, kept by every write in its own
 ///   transaction, so neither eviction nor statistics scan the table.
+/// - `courier_cache_clear`: when each partition was last cleared (a user's sign-out), so that a
+///   store of a request sent before then loses, whichever server makes it; kept a day.
 enum PostgresSchema {
     /// The version this library writes; a database at a later one is refused, not downgraded.
-    static let version = 1
+    static let version = 2
 
     /// Each version's statements, applied in order from the database's version to ``version``.
     static let migrations: [Int: [String]] = [
@@ -43,7 +45,10 @@ enum PostgresSchema {
                 id integer PRIMARY KEY CHECK (id = 1), entries bigint NOT NULL, bytes bigint NOT NULL)
             """,
             "INSERT INTO courier_cache_totals (id, entries, bytes) VALUES (1, 0, 0)",
-        ]
+        ],
+        2: [
+            "CREATE TABLE courier_cache_clear (partition_key text PRIMARY KEY, cleared_at double precision NOT NULL)"
+        ],
     ]
 
     /// Creates or migrates the tables and returns the secret key, in one transaction under an

@@ -160,4 +160,30 @@ struct FleetTests {
         #expect(after.source == .network, "alice's entry is gone for this server too")
         #expect(try await fleet.client(for: "bob").response(for: Page(path: "/profile")).source == .cache, "bob's stays")
     }
+
+    /// Another server signs the user out while this one's answer for them is on its way: the
+    /// store loses, inside its transaction (this server's own cache never heard of the clear).
+    @Test(.timeLimit(.minutes(2))) func aSignOutOnAnotherServerWinsOverAnAnswerOnItsWay() async throws {
+        let fleet = try await Fleet.make()
+        defer { Task { await fleet.tearDown() } }
+        let (arrived, gate) = (Level(), Level())
+        fleet.origin.route("GET", "/profile") { _ in
+            arrived.add()
+            await gate.wait(until: 1)
+            return .text("profile", headers: [MockHeader("Cache-Control", "max-age=600, must-revalidate")])
+        }
+        let call = Task { try await fleet.client(for: "alice").response(for: Page(path: "/profile")) }
+        await arrived.wait(until: 1)
+        #expect(try await fleet.peer("signout", "alice") == "cleared")
+        gate.raise(to: 1)
+        #expect(try await call.value.source == .network)
+        await fleet.cache.flush()
+        #expect(try await fleet.count("/profile") == 0, "the clear won")
+        #expect(try await fleet.cache.statistics().failures == 0, "a lost store is no failure")
+        // A request sent once the clocks' allowance has passed is stored as usual.
+        try await Task.sleep(for: .milliseconds(1_100))
+        _ = try await fleet.client(for: "alice").response(for: Page(path: "/profile"))
+        await fleet.cache.flush()
+        #expect(try await fleet.count("/profile") == 1)
+    }
 }
