@@ -22,7 +22,10 @@ import PostgresNIO
 ///
 /// Each operation has ``timeout`` to finish: a database that is down, slow or refuses throws
 /// within it, and `HTTPCache` then goes on to the network (logging once, counting
-/// each failure). postgres-nio's pool reconnects on its own when the database is back.
+/// each failure). An operation the database leaves hanging is cancelled and left to end on its
+/// own; while four of them still hold their connections, new operations are refused at once
+/// (``PostgresCacheError/stalled(abandoned:)``), so a frozen database can't take the app's pool.
+/// postgres-nio's pool reconnects on its own when the database is back.
 public final class PostgresCacheStorage: CacheStorage {
     /// The size limit in bytes of the database's cache: each instance evicts down to its own limit
     /// when it stores, so give every instance of a fleet the same.
@@ -47,6 +50,11 @@ public final class PostgresCacheStorage: CacheStorage {
     static let partitionLockSeed: Int64 = 1
     /// The time rows are stamped with.
     let now: @Sendable () -> Date
+    /// The most operations left running after their timeout (each may hold a connection of the
+    /// pool until the database answers) before new ones are refused at once.
+    static let maximumAbandoned = 4
+    /// The operations given up on at their timeout that haven't ended.
+    let abandoned = AbandonedWork(limit: PostgresCacheStorage.maximumAbandoned)
     /// The schema's creation and the secret key, done once per instance (again after a failure).
     private let ready = Locked<Task<[UInt8], any Error>?>(nil)
 
@@ -112,8 +120,8 @@ public final class PostgresCacheStorage: CacheStorage {
     func prepared() async throws -> [UInt8] {
         let task = ready.withLock { ready in
             if let ready { return ready }
-            let task = Task { [client, logger, timeout, appSecretKey] in
-                try await TimeBound.run(within: timeout, "prepare") {
+            let task = Task { [client, logger, appSecretKey] in
+                try await self.bounded("prepare") {
                     try await PostgresSchema.prepare(client, logger: logger, appKey: appSecretKey)
                 }
             }
@@ -143,6 +151,16 @@ public final class PostgresCacheStorage: CacheStorage {
     /// Runs one operation on a prepared database within ``timeout``.
     func run<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
         try await prepared()
-        return try await TimeBound.run(within: timeout, operation) { [client] in try await body(client) }
+        return try await bounded(operation) { [client] in try await body(client) }
+    }
+
+    /// Runs `body` within ``timeout``, returning at the timeout even when the database hangs (the
+    /// query is cancelled and left to end on its own); refused at once while
+    /// ``maximumAbandoned`` such queries still run.
+    private func bounded<T: Sendable>(_ operation: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        guard !abandoned.isFull else { throw PostgresCacheError.stalled(abandoned: abandoned.current) }
+        let timeout = timeout
+        return try await Deadline(timeout: timeout).abandoning(
+            { PostgresCacheError.timedOut(operation: operation, after: timeout) }, to: abandoned, body)
     }
 }
