@@ -8,11 +8,11 @@ import PostgresNIO
 /// the others serve; a revalidation, a removal or a user's sign-out is seen by all of them.
 ///
 /// ```swift
-/// let database = PostgresClient(configuration: .init(
-///     host: "db.internal", username: "api", password: secret, database: "cache", tls: .require(tls)))
-/// async let _ = database.run()                       // postgres-nio's pool, run by the app
-/// let cache = HTTPCache(storage: PostgresCacheStorage(client: database, maximumSize: 2 << 30))
+/// let cache = HTTPCache(storage: PostgresCacheStorage(client: database, maximumSize: 2 << 30), logger: logger)
 /// ```
+///
+/// The app runs `database`, postgres-nio's pool, for as long as it serves (in its service group;
+/// the CourierCachePostgres article shows a whole server).
 ///
 /// The tables (`courier_cache_*`) are created on first use and migrated by version, under a lock,
 /// so instances starting together don't race. A lookup is one round trip that brings small bodies
