@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Counts the public declarations of one of this package's modules (Courier by default).
+"""Counts the public declarations of one of this package's modules (Courier by default), twice:
+every declaration, and the ones a user writes against.
 
 What it counts: the symbols of the module's symbol graph (`swift package dump-symbol-graph`, which
 builds the package first) whose access level is `public` or `open`: types, protocols and their
@@ -10,9 +11,17 @@ the copies of inherited or default-implemented members that the symbol graph syn
 conforming type (`::SYNTHESIZED::` symbols, also left out by `--skip-synthesized-members`),
 extension blocks, `@_spi` symbols, and `package`, `internal` or `@usableFromInline` declarations.
 
-    python3 .ci/public-surface.py                  # prints the count for Courier
-    python3 .ci/public-surface.py --list           # and every symbol, by kind
-    python3 .ci/public-surface.py --max 150        # exits 1 when the count is above 150
+The user-facing count leaves out what a user never writes against on its own: a protocol
+requirement's default implementation (the requirement is counted, once), and the witnesses of the
+standard library's and Foundation's protocols a type conforms to (`description`, `customMirror`,
+`init(from:)`, `encode(to:)`, the literal initializers, `makeAsyncIterator()` and `next()`,
+`rawValue`, `allCases`, `id`, `errorDescription`, ...: see STANDARD_WITNESSES).
+
+    python3 .ci/public-surface.py                  # prints both counts for Courier
+    python3 .ci/public-surface.py --list           # and every symbol, by kind (* = not user-facing)
+    python3 .ci/public-surface.py --by-owner       # both counts per top-level type or function
+    python3 .ci/public-surface.py --max 434        # exits 1 when all declarations are above 434
+    python3 .ci/public-surface.py --max-user-facing 330
     python3 .ci/public-surface.py --module CourierCache
 
 `--graph-dir DIR` reads graphs already dumped there instead of building.
@@ -25,6 +34,44 @@ import subprocess
 import sys
 
 PUBLIC = {"public", "open"}
+
+# The members a conformance to each protocol asks for: a type's member of one of these names, where
+# the type conforms to the protocol, is a witness, not something a user calls by name.
+STANDARD_WITNESSES = {
+    "CustomStringConvertible": {"description"},
+    "CustomDebugStringConvertible": {"debugDescription"},
+    "CustomReflectable": {"customMirror"},
+    "LosslessStringConvertible": {"init(_:)", "description"},
+    "LocalizedError": {"errorDescription", "failureReason", "recoverySuggestion", "helpAnchor"},
+    "CustomNSError": {"errorDomain", "errorCode", "errorUserInfo"},
+    "Decodable": {"init(from:)"},
+    "Encodable": {"encode(to:)"},
+    "Codable": {"init(from:)", "encode(to:)"},
+    "Equatable": {"==(_:_:)", "!=(_:_:)"},
+    "Hashable": {"hash(into:)", "hashValue", "==(_:_:)"},
+    "Comparable": {"<(_:_:)", "<=(_:_:)", ">(_:_:)", ">=(_:_:)"},
+    "ExpressibleByStringLiteral": {"init(stringLiteral:)", "StringLiteralType"},
+    "ExpressibleByUnicodeScalarLiteral": {"init(unicodeScalarLiteral:)", "UnicodeScalarLiteralType"},
+    "ExpressibleByExtendedGraphemeClusterLiteral": {
+        "init(extendedGraphemeClusterLiteral:)", "ExtendedGraphemeClusterLiteralType"},
+    "ExpressibleByStringInterpolation": {"init(stringInterpolation:)", "StringInterpolation"},
+    "ExpressibleByIntegerLiteral": {"init(integerLiteral:)", "IntegerLiteralType"},
+    "ExpressibleByFloatLiteral": {"init(floatLiteral:)", "FloatLiteralType"},
+    "ExpressibleByBooleanLiteral": {"init(booleanLiteral:)", "BooleanLiteralType"},
+    "ExpressibleByNilLiteral": {"init(nilLiteral:)"},
+    "ExpressibleByArrayLiteral": {"init(arrayLiteral:)", "ArrayLiteralElement"},
+    "ExpressibleByDictionaryLiteral": {"init(dictionaryLiteral:)", "Key", "Value"},
+    "StringInterpolationProtocol": {
+        "init(literalCapacity:interpolationCount:)", "appendLiteral(_:)", "appendInterpolation(_:)", "StringLiteralType"},
+    "RawRepresentable": {"rawValue", "init(rawValue:)", "RawValue"},
+    "CaseIterable": {"allCases", "AllCases"},
+    "Identifiable": {"id", "ID"},
+    "Sequence": {"makeIterator()", "Iterator", "Element", "underestimatedCount"},
+    "IteratorProtocol": {"next()", "Element"},
+    "AsyncSequence": {"makeAsyncIterator()", "AsyncIterator", "Element", "Failure"},
+    "AsyncIteratorProtocol": {"next()", "next(isolation:)", "Element", "Failure"},
+    "CodingKey": {"stringValue", "intValue", "init(stringValue:)", "init(intValue:)"},
+}
 
 
 def dump_symbol_graphs(package_path: str, module: str) -> str:
@@ -51,15 +98,35 @@ def dump_symbol_graphs(package_path: str, module: str) -> str:
 
 
 def public_symbols(graph_dir: str, module: str) -> dict:
-    """The module's public symbols, by precise identifier: (kind, dotted path)."""
+    """The module's public symbols, by precise identifier: (kind, dotted path, user-facing)."""
     paths = glob.glob(os.path.join(graph_dir, f"{module}.symbols.json"))
     paths += glob.glob(os.path.join(graph_dir, f"{module}@*.symbols.json"))
     if not paths:
         sys.exit(f"public-surface: no symbol graph for {module} in {graph_dir}")
-    symbols = {}
+    graphs = []
     for path in paths:
         with open(path, encoding="utf-8") as file:
-            graph = json.load(file)
+            graphs.append(json.load(file))
+    # Who conforms to what (by the protocol's simple name), and which symbols only implement a
+    # requirement by default, in every graph of the module.
+    conformances: dict = {}
+    defaults: set = set()
+    requirements: set = set()
+    for graph in graphs:
+        for relation in graph.get("relationships", []):
+            if relation["kind"] == "conformsTo":
+                name = relation.get("targetFallback") or relation["target"]
+                conformances.setdefault(relation["source"], set()).add(name.split(".")[-1])
+            elif relation["kind"] == "defaultImplementationOf":
+                defaults.add((relation["source"], relation["target"]))
+            elif relation["kind"] in ("requirementOf", "optionalRequirementOf"):
+                requirements.add(relation["source"])
+    symbols = {}
+    owners = {}
+    for graph in graphs:
+        for symbol in graph.get("symbols", []):
+            owners[".".join(symbol.get("pathComponents", []))] = symbol["identifier"]["precise"]
+    for graph in graphs:
         for symbol in graph.get("symbols", []):
             identifier = symbol["identifier"]["precise"]
             kind = symbol["kind"]["identifier"]
@@ -69,15 +136,24 @@ def public_symbols(graph_dir: str, module: str) -> dict:
                 continue
             if symbol.get("spi"):
                 continue
-            symbols[identifier] = (kind.removeprefix("swift."), ".".join(symbol.get("pathComponents", [])))
+            components = symbol.get("pathComponents", [])
+            owner = owners.get(".".join(components[:-1]))
+            name = symbol["names"]["title"] if kind.endswith("func.op") is False else symbol["names"]["title"]
+            witness = any(
+                name in STANDARD_WITNESSES.get(protocol, set()) for protocol in conformances.get(owner, set())
+            ) if owner else False
+            default = any(source == identifier and target in requirements for source, target in defaults)
+            symbols[identifier] = (kind.removeprefix("swift."), ".".join(components), not (witness or default))
     return symbols
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Counts the public declarations of a module.")
     parser.add_argument("--module", default="Courier", help="the module (default: Courier)")
-    parser.add_argument("--max", type=int, help="exit 1 when the count is above this")
-    parser.add_argument("--list", action="store_true", help="print every public symbol, by kind")
+    parser.add_argument("--max", type=int, help="exit 1 when all declarations are above this")
+    parser.add_argument("--max-user-facing", type=int, help="exit 1 when the user-facing ones are above this")
+    parser.add_argument("--list", action="store_true", help="print every public symbol, by kind (* = not user-facing)")
+    parser.add_argument("--by-owner", action="store_true", help="print both counts per top-level declaration")
     parser.add_argument("--graph-dir", help="read symbol graphs from here instead of dumping them")
     parser.add_argument("--package-path", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     arguments = parser.parse_args()
@@ -85,12 +161,28 @@ def main() -> None:
     graph_dir = arguments.graph_dir or dump_symbol_graphs(arguments.package_path, arguments.module)
     symbols = public_symbols(graph_dir, arguments.module)
     if arguments.list:
-        for kind, path in sorted(symbols.values()):
-            print(f"{kind:<16} {path}")
+        for kind, path, facing in sorted(symbols.values()):
+            print(f"{'' if facing else '*'}{kind:<16} {path}")
+    if arguments.by_owner:
+        by_owner: dict = {}
+        for _, path, facing in symbols.values():
+            counts = by_owner.setdefault(path.split(".")[0], [0, 0])
+            counts[0] += 1
+            counts[1] += 1 if facing else 0
+        print(f"{'owner':<40} {'all':>5} {'user-facing':>12}")
+        for owner, (every, facing) in sorted(by_owner.items(), key=lambda item: (-item[1][1], item[0])):
+            print(f"{owner:<40} {every:>5} {facing:>12}")
     count = len(symbols)
-    print(f"{arguments.module}: {count} public declarations")
+    facing = sum(1 for _, _, user_facing in symbols.values() if user_facing)
+    print(f"{arguments.module}: {count} public declarations, {facing} user-facing")
+    failed = False
     if arguments.max is not None and count > arguments.max:
-        print(f"public-surface: {count} is above the maximum of {arguments.max}", file=sys.stderr)
+        print(f"public-surface: {count} declarations is above the maximum of {arguments.max}", file=sys.stderr)
+        failed = True
+    if arguments.max_user_facing is not None and facing > arguments.max_user_facing:
+        print(f"public-surface: {facing} user-facing declarations is above the maximum of {arguments.max_user_facing}", file=sys.stderr)
+        failed = True
+    if failed:
         sys.exit(1)
 
 
