@@ -23,7 +23,7 @@ struct GetPost: Endpoint {
 // snippet.ui
 // What a screen shows: three families, and nothing for a cancelled call.
 func message(for error: CourierError) -> String? {
-    if error.isCancelled { return nil }
+    if error.kind == .cancelled { return nil }
     switch error.family {
     case .noConnection: return "No Internet connection"
     case .server: return error.serverMessage          // the server's own words

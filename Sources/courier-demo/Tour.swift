@@ -138,7 +138,7 @@ struct Tour {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let handle = client.send(Slow(), queue: .global()) { result in
                 deliveries.withLock { $0 += 1 }
-                if case .failure(let error) = result { Narrator.say("✓ delivered: \(error.isCancelled ? "cancelled" : "\(error)")") }
+                if case .failure(let error) = result { Narrator.say("✓ delivered: \(error.kind == .cancelled ? "cancelled" : "\(error)")") }
                 done.resume()
             }
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(150)) { handle.cancel() }

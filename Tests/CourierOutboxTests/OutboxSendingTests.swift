@@ -34,7 +34,7 @@ import Testing
             let firstSent = try #require(seen.firstIndex { $0.name == "sent" })
             guard case .sent(_, let delivery) = seen[firstSent] else { Issue.record("not sent"); return }
             #expect(try delivery.decoded(as: Posted.self) == Posted(text: "one"))
-            #expect(delivery.response.status.code == 201)
+            #expect(delivery.response.head.status.code == 201)
         }
     }
 

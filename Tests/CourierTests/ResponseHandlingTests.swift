@@ -137,8 +137,8 @@ import Testing
     @Test func responsesCarryStatusHeadersSourceAndTiming() async throws {
         let (client, _) = stubClient(body: #"{"id":1,"title":"a"}"#, headers: [.contentType: "application/json", .eTag: "\"v1\""])
         let response = try await client.response(for: TestEndpoint<Item>())
-        #expect(response.status == .ok)
-        #expect(response.headers[.eTag] == "\"v1\"")
+        #expect(response.head.status == .ok)
+        #expect(response.head.headerFields[.eTag] == "\"v1\"")
         #expect(response.source == .network)
         #expect(response.attempts == 1)
         #expect(response.bodySize == 20)

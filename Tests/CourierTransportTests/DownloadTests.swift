@@ -25,7 +25,7 @@ import Testing
                 let updates = Locked<[TransferProgress]>([])
                 let response = try await client.download(Report(), to: destination) { progress in updates.withLock { $0.append(progress) } }
                 #expect(response.value == destination)
-                #expect(response.status == .ok)
+                #expect(response.head.status == .ok)
                 #expect(response.bodySize == transferBytes.count)
                 #expect(try Data(contentsOf: destination) == Data(transferBytes))
                 #expect(try contents(of: folder) == ["report.bin"])

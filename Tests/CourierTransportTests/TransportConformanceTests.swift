@@ -46,7 +46,7 @@ import Testing
             server.route("GET", "/cookies", respond: .json("{}").adding(header: "Set-Cookie", value: "a=1; Path=/").adding(header: "Set-Cookie", value: "b=2; Path=/"))
             let response = try await client.response(for: Call<JSON>(path: "/cookies", headers: [.init("X-Trace")!: "abc"]))
             #expect(server.lastRequest?.header("X-Trace") == "abc")
-            let cookies = response.headers[values: .setCookie]
+            let cookies = response.head.headerFields[values: .setCookie]
             switch wire.kind {
             case .asyncHTTPClient:
                 #expect(cookies == ["a=1; Path=/", "b=2; Path=/"])

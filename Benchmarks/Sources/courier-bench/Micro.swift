@@ -78,10 +78,6 @@ func microCases(iterations: Int) throws -> [MicroCase] {
     let largeIterations = max(3, iterations / 2000)
     var counter = 0
     return [
-        MicroCase(name: "build request (endpoint → path + query)", iterations: iterations) {
-            counter &+= 1
-            _ = try plain.requestPath(for: SmallEndpoint(n: counter))
-        },
         MicroCase(name: "call, no middleware", iterations: iterations) {
             _ = try await plain.send(RawEndpoint())
         },

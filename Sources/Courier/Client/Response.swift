@@ -35,11 +35,6 @@ public struct Response<Value: Sendable>: Sendable {
         self.redaction = redaction
     }
 
-    /// The HTTP status.
-    public var status: HTTPResponse.Status { head.status }
-    /// The response header fields.
-    public var headers: HTTPFields { head.headerFields }
-
     /// The same response with its value transformed.
     public func map<T: Sendable>(_ transform: (Value) throws -> T) rethrows -> Response<T> {
         Response<T>(
@@ -54,7 +49,7 @@ extension Response: CustomReflectable {
     /// any other on the client's secret list) read `REDACTED`.
     public var customMirror: Mirror {
         let children: [(label: String?, value: Any)] = [
-            ("value", value), ("status", status.code), ("headers", redaction.redact(headers)), ("request", request),
+            ("value", value), ("status", head.status.code), ("headers", redaction.redact(head.headerFields)), ("request", request),
             ("source", source), ("duration", duration), ("attempts", attempts), ("bodySize", bodySize),
         ]
         return Mirror(self, children: children, displayStyle: .struct)

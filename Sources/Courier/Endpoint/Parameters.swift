@@ -41,11 +41,6 @@ public struct Parameters: Sendable, ExpressibleByDictionaryLiteral {
         storage = .dictionary(pairs)
     }
 
-    /// Parameters from a dictionary (sorted by name, so the URL is stable).
-    public init(_ dictionary: [String: JSON]) {
-        storage = .dictionary(dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
-    }
-
     /// Parameters from ready-made items, order kept.
     public init(items: [QueryItem]) { storage = .items(items) }
 

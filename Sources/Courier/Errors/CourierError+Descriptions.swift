@@ -7,7 +7,7 @@ extension CourierError: LocalizedError {
         switch family {
         case .noConnection: "No Internet connection"
         case .server: serverMessage ?? "Something went wrong"
-        case .other: isCancelled ? "Cancelled" : "Something went wrong"
+        case .other: kind == .cancelled ? "Cancelled" : "Something went wrong"
         }
     }
 

@@ -169,9 +169,6 @@ public struct CourierError: Error, Sendable {
         }
     }
 
-    /// Whether the caller cancelled the call (UIs usually show nothing then).
-    public var isCancelled: Bool { kind == .cancelled }
-
     /// A bounded, lossy UTF-8 rendering of the first bytes of a body.
     static func snippet(of body: Data) -> String {
         let prefix = body.prefix(snippetLimit)

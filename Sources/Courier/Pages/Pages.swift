@@ -102,7 +102,7 @@ public struct Pages<E: Endpoint>: AsyncSequence, Sendable {
             let client = pages.client
             switch pages.rule {
             case .links:
-                guard let link = LinkHeader(page.headers).target(of: "next") else { return nil }
+                guard let link = LinkHeader(page.head.headerFields).target(of: "next") else { return nil }
                 let next = try client.linkedTarget(link, from: path, endpoint: endpoint.operationName)
                 guard !seen.contains(key(method, next)) else { throw cycle(endpoint.operationName, next) }
                 return (endpoint, next)

@@ -130,8 +130,8 @@ extension Client {
 }
 
 extension Client {
-    /// The path and query an endpoint is sent to, relative to ``baseURL`` (for caches and tools).
-    public func requestPath(for endpoint: some Endpoint) throws(CourierError) -> String {
+    /// The path and query an endpoint is sent to, relative to ``baseURL`` (for the cache's keys).
+    package func requestPath(for endpoint: some Endpoint) throws(CourierError) -> String {
         try buildRequest(for: EndpointCall(endpoint)).head.path ?? "/"
     }
 }

@@ -101,7 +101,7 @@ public struct EventStream<E: EventStreamEndpoint>: AsyncSequence, Sendable {
             connections += 1
             do {
                 let response = try await source.client.connectEvents(for: ResumedEventStreamEndpoint(base: source.endpoint, lastEventID: lastEventID))
-                if response.status == .noContent {
+                if response.head.status == .noContent {
                     isFinished = true
                     return
                 }

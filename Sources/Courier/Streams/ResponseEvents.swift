@@ -61,7 +61,7 @@ struct ResponseEvents<E: EventStreamEndpoint>: Sendable {
                 index += 1
                 do {
                     guard let value = try stream.endpoint.decodeEvent(raw, context: stream.context) else { continue }
-                    return raw.map { _ in value }
+                    return raw.withValue { _ in value }
                 } catch {
                     isFinished = true
                     throw stream.evidence(CourierError(
@@ -103,7 +103,7 @@ struct ResponseEvents<E: EventStreamEndpoint>: Sendable {
                 // JSON Lines: blank lines (and a CR before the LF) are not values.
                 let trimmed = line.trimmingASCIIWhitespace()
                 guard !trimmed.isEmpty else { return nil }
-                return StreamedEvent(value: Data(trimmed), index: index)
+                return StreamedEvent(Data(trimmed), index: index)
             }
             do {
                 guard var event = try parser?.consume(line) else { return nil }

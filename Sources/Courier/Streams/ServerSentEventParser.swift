@@ -86,6 +86,6 @@ struct ServerSentEventParser: Sendable {
         }
         lastEventID = idBuffer
         guard hasData else { return nil }
-        return StreamedEvent(value: Data(data), name: name, id: lastEventID, retry: retry, index: 0)
+        return StreamedEvent(Data(data), name: name, id: lastEventID, retry: retry, index: 0)
     }
 }

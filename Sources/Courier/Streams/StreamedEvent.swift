@@ -14,8 +14,8 @@ public struct StreamedEvent<Value: Sendable>: Sendable {
     /// The event's place in the response, from 0 (events skipped by the endpoint are counted too).
     public var index: Int
 
-    /// Creates an event from its parts.
-    public init(value: Value, name: String? = nil, id: String? = nil, retry: Duration? = nil, index: Int) {
+    /// An event from its parts (`CourierTesting` gives tests `init(value:name:id:retry:index:)`).
+    package init(_ value: Value, name: String? = nil, id: String? = nil, retry: Duration? = nil, index: Int) {
         self.value = value
         self.name = name
         self.id = id
@@ -24,8 +24,8 @@ public struct StreamedEvent<Value: Sendable>: Sendable {
     }
 
     /// The same event with another value.
-    public func map<T: Sendable>(_ transform: (Value) throws -> T) rethrows -> StreamedEvent<T> {
-        StreamedEvent<T>(value: try transform(value), name: name, id: id, retry: retry, index: index)
+    package func withValue<T: Sendable>(_ transform: (Value) throws -> T) rethrows -> StreamedEvent<T> {
+        StreamedEvent<T>(try transform(value), name: name, id: id, retry: retry, index: index)
     }
 
     /// How the event is named in an error: its index, name and id.

@@ -75,7 +75,7 @@ package final class FileDownload: Sendable {
                 }
                 offset += Int64(chunk.count)
                 state.withLock { $0.offset = offset }
-                progress?.update(TransferProgress(completedBytes: offset, totalBytes: total))
+                progress?.update(TransferProgress(completed: offset, total: total))
             }
         }
         // A cancelled reader may see a stream simply end (AsyncStream does): that is a cancel, not a cut.
@@ -104,7 +104,7 @@ package final class FileDownload: Sendable {
             file.delete()
             throw CourierError(.file, detail: "Cannot move the download to \(destination.path): \(reason)")
         }
-        progress?.finish(TransferProgress(completedBytes: size, totalBytes: size))
+        progress?.finish(TransferProgress(completed: size, total: size))
         return size
     }
 }

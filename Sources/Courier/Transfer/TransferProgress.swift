@@ -5,8 +5,8 @@ public struct TransferProgress: Sendable, Hashable {
     /// The whole size, when known (a `Content-Length`).
     public var totalBytes: Int64?
 
-    /// Creates a progress value.
-    public init(completedBytes: Int64, totalBytes: Int64?) {
+    /// A progress value (`CourierTesting` gives tests `init(completedBytes:totalBytes:)`).
+    package init(completed completedBytes: Int64, total totalBytes: Int64?) {
         self.completedBytes = completedBytes
         self.totalBytes = totalBytes
     }

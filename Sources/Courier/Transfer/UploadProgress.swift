@@ -32,7 +32,7 @@ private struct CountedChunks: AsyncSequence, Sendable {
 
         mutating func next() async throws -> ArraySlice<UInt8>? {
             guard let chunk = try await chunks.next() else {
-                if !finished { reporter.finish(TransferProgress(completedBytes: sent, totalBytes: total ?? sent)) }
+                if !finished { reporter.finish(TransferProgress(completed: sent, total: total ?? sent)) }
                 finished = true
                 return nil
             }
@@ -40,10 +40,10 @@ private struct CountedChunks: AsyncSequence, Sendable {
             if let total, sent >= total {
                 // The last byte of a body of known length: a transport that knows the length may
                 // never ask for the end, so this is the final report.
-                reporter.finish(TransferProgress(completedBytes: sent, totalBytes: total))
+                reporter.finish(TransferProgress(completed: sent, total: total))
                 finished = true
             } else {
-                reporter.update(TransferProgress(completedBytes: sent, totalBytes: total))
+                reporter.update(TransferProgress(completed: sent, total: total))
             }
             return chunk
         }

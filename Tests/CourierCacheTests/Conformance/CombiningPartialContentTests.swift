@@ -31,10 +31,10 @@ import Testing
         #expect(second.source == .network, "the stored part doesn't hold all of \(value.second)")
         let whole = try await later.client.response(for: VideoBytes(), cachePolicy: .followHTTP)
         #expect(whole.source == .cache)
-        #expect(whole.status == .ok)
+        #expect(whole.head.status == .ok)
         #expect(whole.value == Data(Self.video))
-        #expect(whole.headers[.contentLength] == "100")
-        #expect(whole.headers[.contentRange] == nil)
+        #expect(whole.head.headerFields[.contentLength] == "100")
+        #expect(whole.head.headerFields[.contentRange] == nil)
         #expect(fixture.server.requestCount("/video") == 2)
     }
 
@@ -51,7 +51,7 @@ import Testing
         let held = try await later.client.response(for: VideoBytes(range: "bytes=60-69"), cachePolicy: .followHTTP)
         #expect(held.source == .cache)
         #expect(held.value == Data(edited[60..<70]))
-        #expect(held.headers[.eTag] == "\"v2\"")
+        #expect(held.head.headerFields[.eTag] == "\"v2\"")
         let replaced = try await later.client.response(for: VideoBytes(range: "bytes=0-9"), cachePolicy: .followHTTP)
         #expect(replaced.source == .network, "the v1 part is gone, never mixed with v2's bytes")
         #expect(replaced.value == Data(edited[0..<10]))
@@ -80,9 +80,9 @@ import Testing
         let combined = try await later.client.response(for: VideoBytes(range: "bytes=5-14"), cachePolicy: .followHTTP)
         #expect(combined.source == .cache)
         #expect(combined.value == Data(Self.video[5..<15]))
-        #expect(combined.headers[try #require(HTTPField.Name("X-A"))] == "2")
-        #expect(combined.headers[try #require(HTTPField.Name("X-B"))] == "1")
-        #expect(combined.headers[.contentRange] == "bytes 5-14/100")
+        #expect(combined.head.headerFields[try #require(HTTPField.Name("X-A"))] == "2")
+        #expect(combined.head.headerFields[try #require(HTTPField.Name("X-B"))] == "1")
+        #expect(combined.head.headerFields[.contentRange] == "bytes 5-14/100")
         #expect(fixture.server.requestCount("/video") == 2)
     }
 
@@ -111,10 +111,10 @@ import Testing
         let cached = try await later.client.response(for: VideoBytes(range: "bytes=20-29"), cachePolicy: .followHTTP)
         #expect(cached.source == .cache, "the 304 made the part fresh again")
         for (response, bytes) in [(revalidated, 10..<20), (cached, 20..<30)] {
-            #expect(response.status == .partialContent)
+            #expect(response.head.status == .partialContent)
             #expect(response.value == Data(Self.video[bytes]))
-            #expect(response.headers[.contentRange] == "bytes \(bytes.lowerBound)-\(bytes.upperBound - 1)/100")
-            #expect(response.headers[try #require(HTTPField.Name("X-Version"))] == "2")
+            #expect(response.head.headerFields[.contentRange] == "bytes \(bytes.lowerBound)-\(bytes.upperBound - 1)/100")
+            #expect(response.head.headerFields[try #require(HTTPField.Name("X-Version"))] == "2")
         }
         #expect(fixture.server.requestCount("/video") == 2)
     }

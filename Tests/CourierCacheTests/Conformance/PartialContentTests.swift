@@ -41,7 +41,7 @@ import Testing
         defer { Task { await fixture.tearDown() } }
         Self.rangedRoute(fixture.server)
         let first = try await fixture.client.response(for: VideoBytes(range: "bytes=-20"), cachePolicy: .followHTTP)
-        #expect(first.status == .partialContent)
+        #expect(first.head.status == .partialContent)
         #expect(first.source == .network)
 
         let later = try await fixture.after(life)
@@ -49,10 +49,10 @@ import Testing
         for (range, bytes) in cases {
             let part = try await later.client.response(for: VideoBytes(range: range), cachePolicy: .followHTTP)
             #expect(part.source == .cache, "\(range)")
-            #expect(part.status == .partialContent)
+            #expect(part.head.status == .partialContent)
             #expect(part.value == Data(Self.video[bytes]))
-            #expect(part.headers[.contentRange] == "bytes \(bytes.lowerBound)-\(bytes.upperBound - 1)/100")
-            #expect(part.headers[.contentLength] == String(bytes.count))
+            #expect(part.head.headerFields[.contentRange] == "bytes \(bytes.lowerBound)-\(bytes.upperBound - 1)/100")
+            #expect(part.head.headerFields[.contentLength] == String(bytes.count))
         }
         #expect(fixture.server.requestCount("/video") == 1)
 
@@ -76,7 +76,7 @@ import Testing
         let later = try await fixture.after(life)
         let part = try await later.client.response(for: VideoBytes(range: "bytes=10-19"), cachePolicy: .followHTTP)
         #expect(part.source == .cache)
-        #expect(part.status == .partialContent)
+        #expect(part.head.status == .partialContent)
         #expect(part.value == Data(Self.video[10..<20]))
         #expect(fixture.server.requestCount("/video") == 1)
 
@@ -87,7 +87,7 @@ import Testing
         #expect(joined.source == .network, "never assembled from two unvalidated parts")
         #expect(joined.value == Data(Self.video[40..<60]))
         let whole = try await later.client.response(for: VideoBytes(), cachePolicy: .followHTTP)
-        #expect(whole.source == .network && whole.status == .ok)
+        #expect(whole.source == .network && whole.head.status == .ok)
     }
 
     @Test(arguments: StoreLife.allCases)
@@ -99,7 +99,7 @@ import Testing
 
         let later = try await fixture.after(life)
         let whole = try await later.client.response(for: VideoBytes(), cachePolicy: .followHTTP)
-        #expect(whole.status == .ok)
+        #expect(whole.head.status == .ok)
         #expect(whole.source == .network)
         #expect(whole.value == Data(Self.video))
         let cached = try await later.client.response(for: VideoBytes(), cachePolicy: .followHTTP)
@@ -143,11 +143,11 @@ import Testing
         let later = try await fixture.after(life)
         let part = try await later.client.response(for: VideoBytes(range: value.range), cachePolicy: .followHTTP)
         #expect(part.source == .cache)
-        #expect(part.status == .partialContent)
+        #expect(part.head.status == .partialContent)
         #expect(part.value == Data(Self.video[value.bytes]))
-        #expect(part.headers[.contentRange] == "bytes \(value.bytes.lowerBound)-\(value.bytes.upperBound - 1)/100")
-        #expect(part.headers[.contentLength] == String(value.bytes.count))
-        #expect(part.headers[.eTag] == "\"v1\"")
+        #expect(part.head.headerFields[.contentRange] == "bytes \(value.bytes.lowerBound)-\(value.bytes.upperBound - 1)/100")
+        #expect(part.head.headerFields[.contentLength] == String(value.bytes.count))
+        #expect(part.head.headerFields[.eTag] == "\"v1\"")
         #expect(fixture.server.requestCount("/video") == 1)
     }
 
@@ -190,10 +190,10 @@ import Testing
 
         let later = try await fixture.after(life)
         let matching = try await later.client.response(for: VideoBytes(range: "bytes=0-9", ifRange: "\"v1\""), cachePolicy: .followHTTP)
-        #expect(matching.status == .partialContent)
+        #expect(matching.head.status == .partialContent)
         #expect(matching.value == Data(Self.video[0..<10]))
         let changed = try await later.client.response(for: VideoBytes(range: "bytes=0-9", ifRange: "\"v0\""), cachePolicy: .followHTTP)
-        #expect(changed.status == .ok, "a failed If-Range asks for the whole representation")
+        #expect(changed.head.status == .ok, "a failed If-Range asks for the whole representation")
         #expect(changed.value == Data(Self.video))
         #expect(changed.source == .cache)
         #expect(fixture.server.requestCount("/video") == 1)

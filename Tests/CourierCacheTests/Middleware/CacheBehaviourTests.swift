@@ -195,7 +195,7 @@ import OpenCombine
                     }
                     do {
                         return try await task.value["n"]?.int == 1 ? "ok" : "wrong"
-                    } catch let error as CourierError where error.isCancelled {
+                    } catch let error as CourierError where error.kind == .cancelled {
                         return "cancelled"
                     }
                 }

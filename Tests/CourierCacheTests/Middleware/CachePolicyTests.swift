@@ -89,7 +89,7 @@ import Testing
         let revalidated = try await fixture.client.response(for: Feed(), cachePolicy: .followHTTP)
         #expect(revalidated.source == .revalidated)
         #expect(revalidated.value["n"]?.int == 1)
-        #expect(revalidated.headers[HTTPField.Name("X-Revision")!] == "2")
+        #expect(revalidated.head.headerFields[HTTPField.Name("X-Revision")!] == "2")
         #expect(fixture.server.lastRequest?.header("If-None-Match") == "\"v1\"")
         // The 304 made the entry fresh for 60 s.
         #expect(try await fixture.client.response(for: Feed(), cachePolicy: .followHTTP).source == .cache)
