@@ -7,7 +7,7 @@ struct CourierBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "courier-bench",
         abstract: "Measures Courier against raw AsyncHTTPClient and URLSession on a local server.",
-        subcommands: [Macro.self, Micro.self, Soak.self, TransferCommand.self, WireCommand.self, ThresholdsCommand.self, PostgresBenchCommand.self, OutboxBenchCommand.self, RedrawChart.self],
+        subcommands: [Macro.self, Micro.self, Soak.self, TransferCommand.self, WireCommand.self, ThresholdsCommand.self, PostgresBenchCommand.self, PostgresMemberCommand.self, OutboxBenchCommand.self, RedrawChart.self],
         defaultSubcommand: Macro.self
     )
 }

@@ -35,6 +35,15 @@ struct PostgresBenchCommand: AsyncParsableCommand {
     @Option(help: "Calls per subject per round.")
     var requests = 400
 
+    @Option(help: "Writer processes storing at once on the database, one row each (repeatable: --writers 1 --writers 4).")
+    var writers: [Int] = []
+
+    @Option(help: "Reader processes hitting one stored response at once (one row).")
+    var readers: Int?
+
+    @Option(help: "Seconds each fleet row runs.")
+    var fleetSeconds = 3.0
+
     func run() async throws {
         let origin = try await MockServer.start()
         let feed = String(decoding: Fixtures.cached, as: UTF8.self)
@@ -108,6 +117,22 @@ struct PostgresBenchCommand: AsyncParsableCommand {
         }
         print("the hanging database's call: \(String(format: "%.0f", median(walls[7]) / 1000)) ms each, its storage's timeout 200 ms")
         try await origin.shutdown()
+        try await fleetRows()
+    }
+
+    /// Stores and hits per second with several processes on the database at once (a fleet).
+    private func fleetRows() async throws {
+        guard !writers.isEmpty || readers != nil else { return }
+        print("a fleet on one database: processes at once for \(fleetSeconds) s each, 2 KB bodies, distinct keys")
+        print("processes  role     per second  per process")
+        for count in writers {
+            let rate = try await PostgresFleet.run("store", processes: count, seconds: fleetSeconds, port: port, database: database, user: user)
+            print(String(format: "%9d  stores  %11.0f  %11.0f", count, rate, rate / Double(count)))
+        }
+        if let readers {
+            let rate = try await PostgresFleet.run("read", processes: readers, seconds: fleetSeconds, port: port, database: database, user: user)
+            print(String(format: "%9d  hits    %11.0f  %11.0f", readers, rate, rate / Double(readers)))
+        }
     }
 }
 

@@ -1,0 +1,82 @@
+import ArgumentParser
+import CourierCache
+import CourierCachePostgres
+import Foundation
+import HTTPTypes
+import Logging
+import PostgresNIO
+
+/// A fleet on one database: N processes of this binary store (or read) at once for a fixed time,
+/// each over its own pool and storage, as N servers would; the parent adds up what they did.
+enum PostgresFleet {
+    /// Runs `processes` copies of `postgres-member` at once; the operations per second they did in all.
+    static func run(_ role: String, processes: Int, seconds: Double, port: Int, database: String, user: String) async throws -> Double {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0])
+        var children: [(Process, Pipe)] = []
+        for member in 0..<processes {
+            let process = Process()
+            let output = Pipe()
+            process.executableURL = executable
+            process.arguments = [
+                "postgres-member", role, "--port", "\(port)", "--database", database, "--user", user,
+                "--seconds", "\(seconds)", "--member", "\(member)",
+            ]
+            process.standardOutput = output
+            try process.run()
+            children.append((process, output))
+        }
+        var total = 0
+        for (process, output) in children {
+            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            guard process.terminationStatus == 0, let count = Int(printed.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw BenchError("a fleet member failed (\(process.terminationStatus)): \(printed)")
+            }
+            total += count
+        }
+        return Double(total) / seconds
+    }
+}
+
+/// One member of a fleet (run by `courier-bench postgres --writers/--readers`): stores distinct
+/// 2 KB responses, or reads one stored response, for `seconds`, and prints how many it did.
+struct PostgresMemberCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "postgres-member", abstract: "One process of a fleet on one database (run by `postgres`).", shouldDisplay: false)
+
+    @Argument(help: "store or read") var role: String
+    @Option var port: Int
+    @Option var database = "postgres"
+    @Option var user = "courier"
+    @Option var seconds = 3.0
+    @Option var member = 0
+
+    func run() async throws {
+        let postgres = PostgresClient(
+            configuration: .init(host: "127.0.0.1", port: port, username: user, password: nil, database: database, tls: .disable),
+            backgroundLogger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let running = Task { await postgres.run() }
+        defer { running.cancel() }
+        let storage = PostgresCacheStorage(client: postgres, maximumSize: 1 << 40, timeout: .seconds(30))
+        let body = CacheBody.bytes(Data(repeating: 7, count: 2_048))
+        let now = Date()
+        func response(_ url: String) -> StorableResponse {
+            StorableResponse(
+                key: CacheKey(normalizedURL: url), varySelection: .none, status: 200,
+                headers: [.contentType: "application/json", .cacheControl: "max-age=3600"], requestTime: now, responseTime: now)
+        }
+        let shared = "https://bench.example/fleet/shared"
+        if role == "read" { _ = try await storage.store(response(shared), body: body) }
+        let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        var count = 0
+        while ContinuousClock.now < end {
+            if role == "store" {
+                _ = try await storage.store(response("https://bench.example/fleet/\(member)/\(count)"), body: body)
+            } else {
+                guard try await storage.variants(for: CacheKey(normalizedURL: shared)).count == 1 else { throw BenchError("no hit") }
+            }
+            count += 1
+        }
+        print(count)
+    }
+}
