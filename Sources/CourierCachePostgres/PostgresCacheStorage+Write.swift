@@ -34,7 +34,7 @@ extension PostgresCacheStorage {
                     on: connection, logger: logger)
                 guard let replaced else { return StoreOutcome() }
                 guard body.count + metaSize <= limit else {
-                    _ = try await Self.adjustTotals(entries: -replaced.count, bytes: -replaced.bytes, on: connection, logger: logger)
+                    try await Self.adjustTotals(entries: -replaced.count, bytes: -replaced.bytes, on: connection, logger: logger)
                     return StoreOutcome()
                 }
                 let stamp = now().timeIntervalSince1970

@@ -73,7 +73,7 @@ struct PostgresMemberCommand: AsyncParsableCommand {
             if role == "store" {
                 _ = try await storage.store(response("https://bench.example/fleet/\(member)/\(count)"), body: body)
             } else {
-                guard try await storage.variants(for: CacheKey(normalizedURL: shared)).count == 1 else { throw BenchError("no hit") }
+                guard try await storage.variants(of: CacheKey(normalizedURL: shared), inlineBodyLimit: 64 << 10).first?.body?.count == 2_048 else { throw BenchError("no hit") }
             }
             count += 1
         }
