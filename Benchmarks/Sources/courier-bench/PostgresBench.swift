@@ -80,6 +80,14 @@ struct PostgresBenchCommand: AsyncParsableCommand {
         _ = try await onSQLite.send(FeedEndpoint(name: "hit", n: 0))
         _ = try await onPostgres.send(FeedEndpoint(name: "hit", n: 0))
 
+        // PostgreSQL's floor: the storage's own lookup query of a stored row, bare and prepared.
+        let bareKey = CacheKey(normalizedURL: "https://bench.example/floor")
+        let now = Date()
+        _ = try await shared.store(
+            StorableResponse(key: bareKey, varySelection: .none, status: 200, headers: [.cacheControl: "max-age=3600"], requestTime: now, responseTime: now),
+            body: .bytes(Fixtures.cached))
+        let floorBody = Fixtures.cached
+
         var counter = 0
         let subjects: [(name: String, calls: Int, call: () async throws -> Void)] = [
             ("raw AHC loopback GET", requests, {
@@ -92,6 +100,16 @@ struct PostgresBenchCommand: AsyncParsableCommand {
             ("hit, PostgreSQL", requests, { _ = try await onPostgres.send(FeedEndpoint(name: "hit", n: 0)) }),
             ("miss + store, SQLite", requests, { counter += 1; _ = try await onSQLite.send(FeedEndpoint(name: "s", n: counter)) }),
             ("miss + store, PostgreSQL", requests, { counter += 1; _ = try await onPostgres.send(FeedEndpoint(name: "g", n: counter)) }),
+            ("floor: the lookup, bare query", requests, {
+                guard try await PostgresFloor.lookup(bareKey, on: postgres) == 1 else { throw BenchError("no row") }
+            }),
+            ("floor: the lookup, prepared", requests, {
+                guard try await PostgresFloor.preparedLookup(bareKey, on: postgres) == 1 else { throw BenchError("no row") }
+            }),
+            ("floor: entry + chunk inserted", requests, {
+                counter += 1
+                try await PostgresFloor.insert("https://bench.example/floor/\(counter)", body: floorBody, on: postgres)
+            }),
             ("database hangs (timeout 200 ms)", 3, { counter += 1; _ = try await onHang.send(FeedEndpoint(name: "h", n: counter)) }),
         ]
         var walls: [[Double]] = Array(repeating: [], count: subjects.count)
@@ -115,7 +133,13 @@ struct PostgresBenchCommand: AsyncParsableCommand {
                 subject.name.padding(toLength: 38, withPad: " ", startingAt: 0),
                 String(format: "%8.1f  %9.2f  %9.2f  %6.1f", wall, wall / loopback, wall / control, median(cpus[index])))
         }
-        print("the hanging database's call: \(String(format: "%.0f", median(walls[7]) / 1000)) ms each, its storage's timeout 200 ms")
+        func wall(_ name: String) -> Double { subjects.firstIndex { $0.name == name }.map { median(walls[$0]) } ?? .nan }
+        print("the hanging database's call: \(String(format: "%.0f", wall("database hangs (timeout 200 ms)") / 1000)) ms each, its storage's timeout 200 ms")
+        let hit = wall("hit, PostgreSQL")
+        print(String(
+            format: "PostgreSQL hit: %.2f× the bare lookup, %.2f× the prepared one; miss + store: %.2f× Courier/AHC without a cache + the bare insert",
+            hit / wall("floor: the lookup, bare query"), hit / wall("floor: the lookup, prepared"),
+            wall("miss + store, PostgreSQL") / (control + wall("floor: entry + chunk inserted"))))
         try await origin.shutdown()
         try await fleetRows()
     }

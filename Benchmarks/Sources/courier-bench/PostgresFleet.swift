@@ -80,3 +80,72 @@ struct PostgresMemberCommand: AsyncParsableCommand {
         print(count)
     }
 }
+
+/// PostgreSQL's own floor for the storage's lookup: the same query of the same row, as a bare
+/// `PostgresClient` query and as a prepared statement, and the same store's rows inserted bare.
+enum PostgresFloor {
+    static let lookupSQL = """
+        SELECT e.id, e.vary_key, e.status, e.headers, e.request_time, e.response_time, e.body_size, e.stored_at,
+            e.last_access, CASE WHEN e.body_size <= $4
+                THEN (SELECT string_agg(c.data, ''::bytea ORDER BY c.start) FROM courier_cache_chunk c WHERE c.entry_id = e.id) END
+        FROM courier_cache_entry e
+        WHERE e.partition_key = $1 AND e.url = $2 AND e.method = $3
+        ORDER BY e.id
+        """
+
+    typealias Row = (Int64, String, Int32, Data, Double, Double, Int64, Double, Double, Data?)
+
+    /// The lookup, prepared once per connection by postgres-nio.
+    struct Lookup: PostgresPreparedStatement {
+        static let sql = PostgresFloor.lookupSQL
+        let key: CacheKey
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings()
+            bindings.append(key.partition)
+            bindings.append(key.url)
+            bindings.append(key.method)
+            bindings.append(Int64(64 << 10))
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    /// The lookup as a bare query (parsed every time); the rows it found.
+    static func lookup(_ key: CacheKey, on client: PostgresClient) async throws -> Int {
+        var bindings = PostgresBindings()
+        bindings.append(key.partition)
+        bindings.append(key.url)
+        bindings.append(key.method)
+        bindings.append(Int64(64 << 10))
+        var found = 0
+        for try await _ in try await client.query(PostgresQuery(unsafeSQL: lookupSQL, binds: bindings)).decode(Row.self) { found += 1 }
+        return found
+    }
+
+    /// The lookup prepared; the rows it found.
+    static func preparedLookup(_ key: CacheKey, on client: PostgresClient) async throws -> Int {
+        var found = 0
+        for try await _ in try await client.execute(Lookup(key: key)) { found += 1 }
+        return found
+    }
+
+    /// An entry and its one chunk inserted in one transaction, the floor of a store of a small body.
+    static func insert(_ url: String, body: Data, on client: PostgresClient) async throws {
+        try await client.withTransaction(logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })) { connection in
+            let now = Date().timeIntervalSince1970
+            let rows = try await connection.query(
+                """
+                INSERT INTO courier_cache_entry (partition_key, url, method, vary_key, status, headers, request_time,
+                    response_time, body_size, meta_size, stored_at, last_access, use_order)
+                VALUES ('', \(url), 'GET', '', 200, \(Data("content-type: application/json".utf8)), \(now), \(now),
+                    \(Int64(body.count)), 100, \(now), \(now), nextval('courier_cache_use'))
+                RETURNING id
+                """)
+            var id: Int64 = 0
+            for try await value in rows.decode(Int64.self) { id = value }
+            try await connection.query("INSERT INTO courier_cache_chunk (entry_id, start, data) VALUES (\(id), 0, \(body))")
+        }
+    }
+}
