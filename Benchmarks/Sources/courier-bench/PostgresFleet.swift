@@ -133,7 +133,8 @@ enum PostgresFloor {
 
     /// An entry and its one chunk inserted in one transaction, the floor of a store of a small body.
     static func insert(_ url: String, body: Data, on client: PostgresClient) async throws {
-        try await client.withTransaction(logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })) { connection in
+        let logger = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
+        try await client.withTransaction(logger: logger) { connection in
             let now = Date().timeIntervalSince1970
             let rows = try await connection.query(
                 """
@@ -142,10 +143,10 @@ enum PostgresFloor {
                 VALUES ('', \(url), 'GET', '', 200, \(Data("content-type: application/json".utf8)), \(now), \(now),
                     \(Int64(body.count)), 100, \(now), \(now), nextval('courier_cache_use'))
                 RETURNING id
-                """)
+                """, logger: logger)
             var id: Int64 = 0
             for try await value in rows.decode(Int64.self) { id = value }
-            try await connection.query("INSERT INTO courier_cache_chunk (entry_id, start, data) VALUES (\(id), 0, \(body))")
+            try await connection.query("INSERT INTO courier_cache_chunk (entry_id, start, data) VALUES (\(id), 0, \(body))", logger: logger)
         }
     }
 }
