@@ -5,21 +5,14 @@ import OpenAPIRuntime
 import PostgresNIO
 
 extension PostgresCacheStorage {
+    /// One round trip, its statement prepared once per connection: a variant's metadata and, when
+    /// it is at most `inlineBodyLimit` bytes, its body.
     public func variants(of key: CacheKey, inlineBodyLimit: Int) async throws -> [StoredVariant] {
         try await run("lookup") { [logger] client in
-            let rows = try await client.query(
-                """
-                SELECT e.id, e.vary_key, e.status, e.headers, e.request_time, e.response_time, e.body_size, e.stored_at,
-                    e.last_access, CASE WHEN e.body_size <= \(Int64(inlineBodyLimit))
-                        THEN (SELECT string_agg(c.data, ''::bytea ORDER BY c.start) FROM courier_cache_chunk c WHERE c.entry_id = e.id) END
-                FROM courier_cache_entry e
-                WHERE e.partition_key = \(key.partition) AND e.url = \(key.url) AND e.method = \(key.method)
-                ORDER BY e.id
-                """, logger: logger)
             var variants: [StoredVariant] = []
-            for try await row in rows {
-                let (id, vary, status, headers, requestTime, responseTime, bodySize, storedAt, lastAccess, body) = try row.decode(
-                    (Int64, String, Int32, Data, Double, Double, Int64, Double, Double, Data?).self)
+            for try await (id, vary, status, headers, requestTime, responseTime, bodySize, storedAt, lastAccess, body) in try await client.execute(
+                LookupStatement(key: key, inlineBodyLimit: inlineBodyLimit), logger: logger)
+            {
                 guard let metadata = Self.metadata(
                     id: id, key: key, vary: vary, status: status, headers: headers, requestTime: requestTime,
                     responseTime: responseTime, bodySize: bodySize, storedAt: storedAt, lastAccess: lastAccess)
@@ -112,6 +105,35 @@ extension PostgresCacheStorage {
             requestTime: Date(timeIntervalSince1970: requestTime), responseTime: Date(timeIntervalSince1970: responseTime),
             bodySize: Int(bodySize), storedAt: Date(timeIntervalSince1970: storedAt), lastAccess: Date(timeIntervalSince1970: lastAccess))
     }
+}
+
+/// The lookup of a key's variants, with the bodies of at most `$4` bytes: a prepared statement,
+/// parsed and planned once per connection of the pool (postgres-nio keeps it), not on every hit.
+struct LookupStatement: PostgresPreparedStatement {
+    typealias Row = (Int64, String, Int32, Data, Double, Double, Int64, Double, Double, Data?)
+
+    static let sql = """
+        SELECT e.id, e.vary_key, e.status, e.headers, e.request_time, e.response_time, e.body_size, e.stored_at,
+            e.last_access, CASE WHEN e.body_size <= $4
+                THEN (SELECT string_agg(c.data, ''::bytea ORDER BY c.start) FROM courier_cache_chunk c WHERE c.entry_id = e.id) END
+        FROM courier_cache_entry e
+        WHERE e.partition_key = $1 AND e.url = $2 AND e.method = $3
+        ORDER BY e.id
+        """
+
+    let key: CacheKey
+    let inlineBodyLimit: Int
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 4)
+        bindings.append(key.partition)
+        bindings.append(key.url)
+        bindings.append(key.method)
+        bindings.append(Int64(inlineBodyLimit))
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }
 
 /// A stored body's bytes at some offsets, read by its one iterator a chunk row at a time.
