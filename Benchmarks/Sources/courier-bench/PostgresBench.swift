@@ -106,6 +106,9 @@ struct PostgresBenchCommand: AsyncParsableCommand {
             ("floor: the lookup, prepared", requests, {
                 guard try await PostgresFloor.preparedLookup(bareKey, on: postgres) == 1 else { throw BenchError("no row") }
             }),
+            ("breakdown: the storage's lookup alone", requests, {
+                guard try await shared.variants(of: bareKey, inlineBodyLimit: 64 << 10).count == 1 else { throw BenchError("no row") }
+            }),
             ("floor: entry + chunk inserted", requests, {
                 counter += 1
                 try await PostgresFloor.insert("https://bench.example/floor/\(counter)", body: floorBody, on: postgres)
