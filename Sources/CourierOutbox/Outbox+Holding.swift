@@ -57,14 +57,10 @@ extension Outbox {
 
     /// Parks an item after a failed attempt and tells the app.
     private func park(_ record: OutboxStore.Record, _ error: CourierError, _ failure: OutboxItem.Failure, counts: Bool) async -> Bool {
-        let store = store
-        let id = record.item.id
-        guard let updated = try? await observed({ try await store.recordFailure(id, failure, park: true, counts: counts) }) else {
-            // Not parked on disk: held back instead, so the group doesn't send it again at once.
-            hold(id, for: delay(afterAttempt: record.item.attempts + 1, error: nil), endsWhenOnline: false)
-            return false
+        let (store, id) = (store, record.item.id)
+        await parking(id, error, heldAfterAttempt: record.item.attempts + 1) {
+            try await store.recordFailure(id, failure, park: true, counts: counts)
         }
-        subscribers.send(.parked(updated, error))
         return false
     }
 
@@ -72,13 +68,22 @@ extension Outbox {
     func parkUnreadable(_ record: OutboxStore.Record) async {
         // An unreadable row lists as parked, with the failure that says why.
         guard let failure = record.item.lastFailure else { return }
-        let store = store
-        let id = record.item.id
-        guard let updated = try? await observed({ try await store.park(id, failure) }) else {
-            hold(id, for: delay(afterAttempt: 1, error: nil), endsWhenOnline: false)
+        let (store, id) = (store, record.item.id)
+        await parking(id, CourierError(.invalidRequest, detail: failure.detail), heldAfterAttempt: 1) {
+            try await store.park(id, failure)
+        }
+    }
+
+    /// Parks an item on disk with `write` and tells the app; when the disk refuses, holds the item
+    /// back instead, so its group doesn't send it again at once.
+    private func parking(
+        _ id: OutboxItem.ID, _ error: CourierError, heldAfterAttempt attempt: Int, _ write: () async throws -> OutboxItem?
+    ) async {
+        guard let updated = try? await observed(write) else {
+            hold(id, for: delay(afterAttempt: attempt, error: nil), endsWhenOnline: false)
             return
         }
-        subscribers.send(.parked(updated, CourierError(.invalidRequest, detail: failure.detail)))
+        subscribers.send(.parked(updated, error))
     }
 
     /// The wait after `attempt` failed: doubling from the initial delay up to the maximum, between

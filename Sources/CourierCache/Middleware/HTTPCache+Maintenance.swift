@@ -21,10 +21,9 @@ extension HTTPCache {
         }
         let totals = coordination.lastTotals.current
         let counted = counters.snapshot
-        let breaker = coordination.breaker.counts
         return CacheStatistics(
             hits: counted.hits, misses: counted.misses, evictions: counted.evictions, failures: counted.failures,
-            skipped: breaker.skipped, entryCount: totals.entryCount, totalBytes: totals.totalBytes)
+            skipped: coordination.breaker.skipped, entryCount: totals.entryCount, totalBytes: totals.totalBytes)
     }
 
     /// Removes every stored response; the removed bytes leave the file too.

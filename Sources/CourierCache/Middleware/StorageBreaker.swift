@@ -25,7 +25,6 @@ final class StorageBreaker: Sendable {
         var coolOff = StorageBreaker.firstCoolOff
         var probing = false
         var skipped = 0
-        var openings = 0
     }
 
     private let state = Locked(State())
@@ -33,8 +32,8 @@ final class StorageBreaker: Sendable {
     /// Whether calls use the storage as usual.
     var isClosed: Bool { state.withLock { $0.openUntil == nil } }
 
-    /// Operations skipped, and times the breaker opened, so far.
-    var counts: (skipped: Int, openings: Int) { state.withLock { ($0.skipped, $0.openings) } }
+    /// Operations skipped so far.
+    var skipped: Int { state.withLock { $0.skipped } }
 
     func admit(at now: Date) -> Admission {
         state.withLock { state in
@@ -65,7 +64,6 @@ final class StorageBreaker: Sendable {
                 state.coolOff = min(state.coolOff * 2, Self.longestCoolOff)
                 state.probing = false
             }
-            if opened { state.openings += 1 }
             state.openUntil = now.addingTimeInterval(state.coolOff)
             return (state.coolOff, opened)
         }
