@@ -15,7 +15,10 @@ struct AbandonedWorkTests {
     @Test func aFrozenDatabaseHoldsAtMostFourAbandonedQueries() async throws {
         let postgres = try await ThrowawayPostgres.startPrivate()
         let database = try await postgres.makeDatabase()
-        let client = PostgresClient(configuration: postgres.configuration(database: database))
+        // Eight connections kept open, each of which a frozen database will hold.
+        var configuration = postgres.configuration(database: database)
+        configuration.options.minimumConnections = 8
+        let client = PostgresClient(configuration: configuration)
         let running = Task { await client.run() }
         defer { running.cancel() }
         // The schema, made by a patient instance: the one under test has a short timeout.
@@ -23,7 +26,7 @@ struct AbandonedWorkTests {
         let storage = PostgresCacheStorage(client: client, maximumSize: 1 << 20, timeout: .seconds(2))
         let key = StoreFixtures.key()
         do {
-            // A pool of idle connections, each of which a frozen database will hold.
+            // The pool's connections, open and used once.
             _ = try await eventually(within: .seconds(60)) { (try? await storage.variants(for: key)) != nil }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<8 {

@@ -60,7 +60,8 @@ struct ContentionTests {
                     let rows = try await client.query(
                         """
                         SELECT count(*) FROM pg_stat_activity
-                        WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO courier_cache_chunk%'
+                        WHERE datname = current_database() AND wait_event_type = 'Lock'
+                            AND query LIKE 'INSERT INTO courier_cache_chunk%'
                         """)
                     for try await count in rows.decode(Int64.self) { return count == 1 }
                     return false
