@@ -34,6 +34,13 @@ struct AbandonedWorkTests {
                 }
                 try await group.waitForAll()
             }
+            let opened = try await eventually(within: .seconds(60)) {
+                let rows = try await client.query(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()", logger: Logger(label: "courier.test"))
+                for try await count in rows.decode(Int64.self) { return count >= 8 }
+                return false
+            }
+            #expect(opened, "the pool's eight connections are open")
             try await postgres.freeze(true)
             var errors: [PostgresCacheError] = []
             for _ in 0..<8 {

@@ -49,14 +49,14 @@ struct ContentionTests {
         let server = try ThrowawayPostgres.shared.get()
         let database = try await server.makeDatabase()
         try await server.withClient(database: database) { client in
-            let storage = PostgresCacheStorage(client: client, maximumSize: 1 << 30, timeout: .seconds(30), chunkSize: 1_000)
+            let storage = PostgresCacheStorage(client: client, maximumSize: 1 << 30, timeout: .seconds(60), chunkSize: 1_000)
             let key = StoreFixtures.key("/held")
             _ = try await storage.secretKey()  // the tables, made
             // The body's rows can't go in while the test holds their table: the store waits there,
             // past its first statements (a replaced variant's delete would wait too: its chunks go with it).
             let free = try await Self.holding("LOCK TABLE courier_cache_chunk IN EXCLUSIVE MODE", on: client) {
                 let store = Task { try await StoreFixtures.put(storage, key, body: StoreFixtures.randomBody(5_000)) }
-                let waiting = try await eventually(within: .seconds(20)) {
+                let waiting = try await eventually(within: .seconds(60)) {
                     let rows = try await client.query(
                         """
                         SELECT count(*) FROM pg_stat_activity
@@ -80,7 +80,9 @@ struct ContentionTests {
         let server = try ThrowawayPostgres.shared.get()
         let database = try await server.makeDatabase()
         try await server.withClient(database: database) { client in
-            let storage = PostgresCacheStorage(client: client, maximumSize: 1 << 30, timeout: .seconds(5))
+            // A patient timeout, for a machine the whole suite loads: a write that waited for the
+            // held row would end only with it (and fail the test), one that doesn't returns at once.
+            let storage = PostgresCacheStorage(client: client, maximumSize: 1 << 30, timeout: .seconds(60))
             let key = StoreFixtures.key("/same")
             let stored = try #require(try await StoreFixtures.put(storage, key, body: Data("body".utf8)))
             let before = try await storage.totals()
