@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierCache", targets: ["CourierCache"]),
         .library(name: "CourierCachePostgres", targets: ["CourierCachePostgres"]),
+        .library(name: "CourierCacheTesting", targets: ["CourierCacheTesting"]),
         .library(name: "CourierCallbacks", targets: ["CourierCallbacks"]),
         .library(name: "CourierOutbox", targets: ["CourierOutbox"]),
         .library(name: "CourierCombine", targets: ["CourierCombine"]),
@@ -101,6 +102,7 @@ let package = Package(
             dependencies: [
                 "Courier", "CourierCache",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Logging", package: "swift-log"),
@@ -109,6 +111,15 @@ let package = Package(
         ),
         // Writes kept on disk while offline and sent once each, in order: a product of its own, so an
         // app that doesn't queue writes doesn't link it.
+        .target(
+            name: "CourierCacheTesting",
+            dependencies: [
+                "Courier", "CourierCache",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "CourierOutbox",
             dependencies: [
@@ -231,7 +242,7 @@ let package = Package(
         .testTarget(
             name: "CourierCacheTests",
             dependencies: [
-                "Courier", "CourierCache", "CourierCachePostgres", "CourierCombine", "CourierTesting", "CourierAsyncHTTPClient",
+                "Courier", "CourierCache", "CourierCachePostgres", "CourierCacheTesting", "CourierCombine", "CourierTesting", "CourierAsyncHTTPClient",
                 "CourierTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -2,6 +2,7 @@ import Courier
 import CourierCache
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// A `CacheStorage` in PostgreSQL, which a fleet of servers shares: what one stores,
@@ -54,10 +55,10 @@ public final class PostgresCacheStorage: CacheStorage {
     /// The most operations left running after their timeout (each may hold a connection of the
     /// pool until the database answers) before new ones are refused at once.
     static let maximumAbandoned = 4
-    /// The operations given up on at their timeout that haven't ended.
-    let abandoned = AbandonedWork(limit: PostgresCacheStorage.maximumAbandoned)
+    /// Each operation's ``timeout``, and the operations given up on at it that haven't ended.
+    let limit: StorageTimeLimit
     /// The schema's creation and the secret key, done once per instance (again after a failure).
-    private let ready = Locked<Task<[UInt8], any Error>?>(nil)
+    private let ready = NIOLockedValueBox<Task<[UInt8], any Error>?>(nil)
 
     /// A storage over an app's `PostgresClient` (which the app runs, and whose configuration holds
     /// the host, credentials and TLS).
@@ -103,6 +104,7 @@ public final class PostgresCacheStorage: CacheStorage {
         self.now = now
         self.maximumSize = maximumSize
         self.timeout = timeout
+        self.limit = StorageTimeLimit(timeout: timeout, maximumAbandoned: Self.maximumAbandoned)
         self.chunkSize = max(chunkSize, 1)
         self.logger = logger
         self.appSecretKey = appSecretKey
@@ -119,7 +121,7 @@ public final class PostgresCacheStorage: CacheStorage {
     /// the next operation.
     @discardableResult
     func prepared() async throws -> [UInt8] {
-        let task = ready.withLock { ready in
+        let task = ready.withLockedValue { ready in
             if let ready { return ready }
             let task = Task { [client, logger, appSecretKey] in
                 try await self.bounded("prepare") {
@@ -132,7 +134,7 @@ public final class PostgresCacheStorage: CacheStorage {
         do {
             return try await task.value
         } catch {
-            ready.withLock { if $0 == task { $0 = nil } }
+            ready.withLockedValue { if $0 == task { $0 = nil } }
             throw error
         }
     }
@@ -159,9 +161,8 @@ public final class PostgresCacheStorage: CacheStorage {
     /// query is cancelled and left to end on its own); refused at once while
     /// ``maximumAbandoned`` such queries still run.
     private func bounded<T: Sendable>(_ operation: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        guard !abandoned.isFull else { throw PostgresCacheError.stalled(abandoned: abandoned.current) }
+        guard !limit.isSaturated else { throw PostgresCacheError.stalled(abandoned: limit.abandonedCount) }
         let timeout = timeout
-        return try await Deadline(timeout: timeout).abandoning(
-            { PostgresCacheError.timedOut(operation: operation, after: timeout) }, to: abandoned, body)
+        return try await limit.run(orThrow: { PostgresCacheError.timedOut(operation: operation, after: timeout) }, body)
     }
 }

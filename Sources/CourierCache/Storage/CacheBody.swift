@@ -33,7 +33,7 @@ public struct CacheBody: Sendable {
 
     /// A file's bytes, opened now (so the file may be moved meanwhile) and read when stored.
     /// - Throws: `CourierError.Kind.file` when it can't be opened.
-    package static func file(_ url: URL) throws -> CacheBody { CacheBody(source: .file(try SourceFile(url))) }
+    public static func file(_ url: URL) throws -> CacheBody { CacheBody(source: .file(try SourceFile(url))) }
 
     /// The opened file, for a storage that copies it on a thread of its own (SQLite's blob writes).
     var file: SourceFile? {

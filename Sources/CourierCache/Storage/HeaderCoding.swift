@@ -8,9 +8,9 @@ import HTTPTypes
 /// holds `:`, so the lines need no escaping; a JSON array starts with `[`, which no field name
 /// does. Decoding is lenient because the database file comes from outside: malformed bytes yield
 /// `nil`, and lines with an invalid field name are skipped.
-package enum HeaderCoding {
+public enum HeaderCoding {
     /// The bytes for `fields`.
-    package static func encode(_ fields: HTTPFields) -> Data {
+    public static func encode(_ fields: HTTPFields) -> Data {
         // Sized first, then written in place: one buffer, no copy of the lines into `Data` afterwards.
         let size = fields.reduce(0) { $0 + $1.nameAndValueByteCount + 2 }
         var data = Data(count: size)
@@ -34,7 +34,7 @@ package enum HeaderCoding {
     }
 
     /// The fields decoded from stored bytes (read in place from SQLite's row); `nil` when they are neither format.
-    package static func decode(_ bytes: UnsafeRawBufferPointer) -> HTTPFields? {
+    public static func decode(_ bytes: UnsafeRawBufferPointer) -> HTTPFields? {
         if bytes.first == UInt8(ascii: "[") { return decodeJSON(Data(bytes)) }
         var fields = HTTPFields()
         for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {

@@ -5,14 +5,14 @@ import Foundation
 ///
 /// The lines are lossless: names are lowercased tokens (no `=`, no line break, never `{`, which
 /// starts the JSON form) and values are normalised request field values (no line break).
-package enum VaryCoding {
+public enum VaryCoding {
     /// The bytes for `selection`.
-    package static func encode(_ selection: VarySelection) -> Data {
+    public static func encode(_ selection: VarySelection) -> Data {
         Data(selection.canonicalKey.utf8)
     }
 
     /// The selection decoded from stored bytes (read in place from SQLite's row); `nil` when they are neither format.
-    package static func decode(_ bytes: UnsafeRawBufferPointer) -> VarySelection? {
+    public static func decode(_ bytes: UnsafeRawBufferPointer) -> VarySelection? {
         if bytes.isEmpty { return VarySelection.none }
         if bytes.first == UInt8(ascii: "{") { return try? JSONDecoder().decode(VarySelection.self, from: Data(bytes)) }
         var names: [String] = []

@@ -49,7 +49,7 @@ struct AbandonedWorkTests {
                 } catch let error as PostgresCacheError {
                     errors.append(error)
                 }
-                #expect(storage.abandoned.current <= PostgresCacheStorage.maximumAbandoned)
+                #expect(storage.limit.abandonedCount <= PostgresCacheStorage.maximumAbandoned)
             }
             let timedOut = errors.filter { if case .timedOut = $0 { true } else { false } }.count
             let refused = errors.filter { if case .stalled = $0 { true } else { false } }.count
@@ -57,7 +57,7 @@ struct AbandonedWorkTests {
             #expect(timedOut == PostgresCacheStorage.maximumAbandoned, "four queries left to the frozen database")
             #expect(refused == 8 - PostgresCacheStorage.maximumAbandoned, "then refused at once, no query sent")
             try await postgres.freeze(false)
-            #expect(await eventually(within: .seconds(60)) { storage.abandoned.current == 0 }, "the queries ended once it thawed")
+            #expect(await eventually(within: .seconds(60)) { storage.limit.abandonedCount == 0 }, "the queries ended once it thawed")
             #expect(await eventually(within: .seconds(60)) { (try? await storage.variants(for: key)) != nil }, "and works again")
         } catch {
             try? await postgres.freeze(false)

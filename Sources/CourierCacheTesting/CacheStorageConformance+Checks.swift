@@ -1,0 +1,300 @@
+import Courier
+import CourierCache
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+extension CacheStorageConformance {
+    /// Room for three 1000-byte bodies (plus their metadata), not four.
+    static let roomForThree = 3 * 1000 + 3 * 700
+
+    func run(_ check: Check, recording r: Recorder) async throws {
+        switch check {
+        case .roundTrip: try await with { try await roundTrip($0, r) }
+        case .emptyBody: try await with { try await emptyBody($0, r) }
+        case .inlineBodiesAndSlices: try await with { try await inlineBodiesAndSlices($0, r) }
+        case .variants: try await with { try await variants($0, r) }
+        case .replacement: try await with { try await replacement($0, r) }
+        case .headerUpdate: try await with { try await headerUpdate($0, r) }
+        case .partitions: try await with { try await partitions($0, r) }
+        case .entries: try await with { try await entries($0, r) }
+        case .removalScopes: try await with { try await removalScopes($0, r) }
+        case .removalUnderAPrefix: try await with { try await removalUnderAPrefix($0, r) }
+        case .leastRecentlyUsedEviction: try await with(maximumSize: Self.roomForThree) { try await leastRecentlyUsed($0, r) }
+        case .oldestFirstEviction: try await with(maximumSize: Self.roomForThree) { try await oldestFirst($0, r) }
+        case .revalidationIsAUse: try await with(maximumSize: Self.roomForThree) { try await revalidationIsAUse($0, r) }
+        case .tooLarge: try await with(maximumSize: 10_000) { try await tooLarge($0, r) }
+        case .noRoom:
+            for limit in [0, -1] { try await with(maximumSize: limit) { try await noRoom($0, limit: limit, r) } }
+        case .fileBodies: try await with { try await fileBodies($0, r) }
+        case .concurrentUse: try await with { try await concurrentUse($0, r) }
+        }
+    }
+
+    private func with(maximumSize: Int = 10_000_000, _ body: (any CacheStorage) async throws -> Void) async throws {
+        try await storages(maximumSize, body)
+    }
+
+    private func roundTrip(_ storage: any CacheStorage, _ r: Recorder) async throws {
+        let body = Fixtures.body(200_000)
+        let key = Fixtures.key(partition: "alice")
+        let stored = try r.require(try await Fixtures.put(storage, key, body: body), "a 200,000-byte body under a 10 MB limit was not stored")
+        let variants = try await storage.variants(of: key)
+        let entry = try r.require(variants.first, "nothing found for the key just stored")
+        r.expect(variants.count, equals: 1, "variants of a key stored once")
+        r.expect(entry, equals: stored, "the variant read back against the one `store` returned")
+        r.expect(entry.key, equals: key, "the key")
+        r.expect(entry.status, equals: 200, "the status")
+        r.expect(entry.headers, equals: Fixtures.headers, "the header fields, in order, duplicates kept")
+        r.expect(entry.headers[values: .setCookie], equals: ["a=1", "b=2"], "a repeated field")
+        r.expect(entry.requestTime, equals: Fixtures.t0, "the request time")
+        r.expect(entry.responseTime, equals: Fixtures.t0.addingTimeInterval(0.5), "the response time")
+        r.expect(entry.bodySize, equals: body.count, "the body size")
+        r.expect(try await storage.wholeBody(of: entry) == body, "the body read back differs from the one stored (every byte value, NULs too)")
+    }
+
+    private func emptyBody(_ storage: any CacheStorage, _ r: Recorder) async throws {
+        let entry = try r.require(try await Fixtures.put(storage, Fixtures.key(), body: Data()), "an empty body was not stored")
+        r.expect(try await storage.wholeBody(of: entry), equals: Data(), "the body of an empty response")
+        let inline = try await storage.variants(of: Fixtures.key(), inlineBodyLimit: 64 << 10).last?.body
+        r.expect(inline, equals: Data(), "an empty body brought along by a lookup (nil means \"read it on demand\")")
+    }
+
+    private func inlineBodiesAndSlices(_ storage: any CacheStorage, _ r: Recorder) async throws {
+        let small = Fixtures.key("small")
+        let large = Fixtures.key("large")
+        try await Fixtures.put(storage, small, body: Data("tiny".utf8))
+        let body = Fixtures.body(700_000)
+        try await Fixtures.put(storage, large, body: body)
+        let tiny = try await storage.variants(of: small, inlineBodyLimit: 10).last?.body
+        r.expect(tiny, equals: Data("tiny".utf8), "a 4-byte body under an inline limit of 10")
+        let found = try r.require(try await storage.variants(of: large, inlineBodyLimit: 10).last, "the large body's variant is missing")
+        r.expect(found.body == nil, "a 700,000-byte body came along with a lookup whose inline limit is 10")
+        r.expect(try await storage.wholeBody(of: found.metadata) == body, "the large body read on demand differs")
+        let slice = try r.require(
+            try await storage.body(of: found.metadata, offsets: 100_000..<600_000), "a slice inside the body read nothing")
+        r.expect(try await Data(collecting: slice, upTo: .max) == body[100_000..<600_000], "the slice 100,000..<600,000 differs")
+        r.expect(try await storage.body(of: found.metadata, offsets: 0..<700_001) == nil, "a range past the body's end read something")
+    }
+
+    private func variants(_ storage: any CacheStorage, _ r: Recorder) async throws {
+        let key = Fixtures.key()
+        let english = VarySelection(names: ["accept-language"], values: ["accept-language": "en"])
+        let french = VarySelection(names: ["accept-language"], values: ["accept-language": "fr"])
+        let headers = Fixtures.fields([("Cache-Control", "max-age=60"), ("Vary", "Accept-Language")])
+        try await Fixtures.put(storage, key, body: Data("hello".utf8), vary: english, headers: headers)
+        try await Fixtures.put(storage, key, body: Data("bonjour".utf8), vary: french, headers: headers)
+        let variants = try await storage.variants(of: key)
+        r.expect(variants.map(\.varySelection), equals: [english, french], "the vary selections, oldest first")
+        let chosen = try r.require(variants.last { $0.varySelection == french }, "the French variant is missing")
+        r.expect(try await storage.wholeBody(of: chosen), equals: Data("bonjour".utf8), "the French variant's body")
+    }
+
+    private func replacement(_ storage: any CacheStorage, _ r: Recorder) async throws {
+        let key = Fixtures.key()
+        let old = try r.require(try await Fixtures.put(storage, key, body: Data("old".utf8)), "the first body was not stored")
+        let new = try r.require(try await Fixtures.put(storage, key, body: Data("new".utf8)), "the second body was not stored")
+        r.expect(try await storage.variants(of: key), equals: [new], "the variants after a replacement")
+        r.expect(old.id != new.id, "a replaced variant kept its id \(old.id): a handle read before could reach its successor's body")
+        r.expect(try await storage.wholeBody(of: old) == nil, "the replaced variant's id still reads a body")
+        r.expect(try await storage.wholeBody(of: new), equals: Data("new".utf8), "the new body")
+        r.expect(try await storage.totals().entryCount, equals: 1, "the entry count after a replacement")
+    }
+
+    private func headerUpdate(_ storage: any CacheStorage, _ r: Recorder) async throws {
+        let key = Fixtures.key()
+        let entry = try r.require(try await Fixtures.put(storage, key, body: Data("body".utf8)), "the body was not stored")
+        var merged = entry.headers
+        merged[values: .cacheControl] = ["max-age=600"]
+        let later = Fixtures.t0.addingTimeInterval(1000)
+        r.expect(try await storage.updateHeaders(of: entry, headers: merged, requestTime: later, responseTime: later),
+                 "updating a stored variant's headers answered false")
+        let updated = try r.require(try await storage.variants(of: key).first, "the variant is gone after a header update")
+        r.expect(updated.id, equals: entry.id, "the id after a header update")
+        r.expect(updated.headers[values: .cacheControl], equals: ["max-age=600"], "Cache-Control after the update")
+        r.expect(updated.headers[values: .setCookie], equals: ["a=1", "b=2"], "the fields the update kept")
+        r.expect(updated.responseTime, equals: later, "the response time after the update")
+        r.expect(try await storage.wholeBody(of: updated), equals: Data("body".utf8), "the body after a header update")
+        r.expect(try await storage.remove(entry), "removing a stored variant answered false")
+        r.expect(try await !storage.remove(entry), "removing it again answered true")
+        r.expect(try await !storage.updateHeaders(of: entry, headers: merged, requestTime: later, responseTime: later),
+                 "updating a removed variant answered true")
+    }
+
+    private func partitions(_ storage: any CacheStorage, _ r: Recorder) async throws {
+        // Names as `HTTPCache` makes them for users `alice`, `bob` and `alice<NUL>bob` (NUL escaped).
+        let alice = "id:alice", bob = "id:bob", lookalike = "id:alice%00bob"
+        try await Fixtures.put(storage, Fixtures.key(partition: alice), body: Data("alice".utf8))
+        try await Fixtures.put(storage, Fixtures.key(partition: bob), body: Data("bob".utf8))
+        try await Fixtures.put(storage, Fixtures.key(), body: Data("anonymous".utf8))
+        let bobs = try r.require(try await storage.variants(of: Fixtures.key(partition: bob)).first, "bob's variant is missing")
+        r.expect(try await storage.wholeBody(of: bobs), equals: Data("bob".utf8), "bob's body")
+        r.expect(try await storage.variants(of: Fixtures.key(partition: lookalike)).isEmpty, "a partition that starts like alice's found her variant")
+        r.expect(try await storage.removeAll(.partition(lookalike)), equals: 0, "removals in a partition that starts like alice's")
+        r.expect(try await storage.removeAll(.partition(alice)), equals: 1, "removals in alice's partition")
+        r.expect(try await storage.variants(of: Fixtures.key(partition: alice)).isEmpty, "alice's variant after her partition was cleared")
+        r.expect(try await storage.variants(of: Fixtures.key(partition: bob)).count, equals: 1, "bob's variants after alice's clear")
+        r.expect(try await storage.variants(of: Fixtures.key()).count, equals: 1, "the anonymous variants after alice's clear")
+    }
+
+    private func entries(_ storage: any CacheStorage, _ r: Recorder) async throws {
+        let alice = "id:alice"
+        let first = try r.require(try await Fixtures.put(storage, Fixtures.key("a", partition: alice), body: Data("1".utf8)), "not stored")
+        let second = try r.require(try await Fixtures.put(storage, Fixtures.key("b"), body: Data("22".utf8)), "not stored")
+        let third = try r.require(try await Fixtures.put(storage, Fixtures.key("c", partition: alice), body: Data("333".utf8)), "not stored")
+        r.expect(try await storage.entries(in: nil), equals: [first, second, third], "every entry, oldest first")
+        r.expect(try await storage.entries(in: alice), equals: [first, third], "alice's entries, oldest first")
+        r.expect(try await storage.entries(in: ""), equals: [second], "the anonymous entries")
+        r.expect(try await storage.entries(in: "id:bob").isEmpty, "an empty partition listed entries")
+        r.expect(try await storage.remove(first), "removing alice's first entry answered false")
+        r.expect(try await storage.entries(in: alice), equals: [third], "alice's entries after a removal")
+    }
+
+    private func removalScopes(_ storage: any CacheStorage, _ r: Recorder) async throws {
+        let get = Fixtures.key("a")
+        let head = Fixtures.key("a", method: "HEAD")
+        let bobs = Fixtures.key("a", partition: "bob")
+        let other = Fixtures.key("b")
+        for key in [get, head, bobs, other] { try await Fixtures.put(storage, key, body: Data("x".utf8)) }
+        r.expect(try await storage.removeAll(.url(get.url, partition: "")), equals: 2, "removals of a URL, every method, in its partition")
+        r.expect(try await storage.variants(of: bobs).count, equals: 1, "another partition's variant of the URL")
+        try await Fixtures.put(storage, get, body: Data("x".utf8))
+        r.expect(try await storage.removeAll(.url(get.url, partition: nil)), equals: 2, "removals of a URL in every partition")
+        r.expect(try await storage.variants(of: other).count, equals: 1, "another URL's variant")
+        r.expect(try await storage.removeAll(.everything), equals: 1, "removals of everything")
+        r.expect(try await storage.totals(), equals: CacheTotals(), "the totals of an empty storage")
+    }
+
+    private func removalUnderAPrefix(_ storage: any CacheStorage, _ r: Recorder) async throws {
+        let taken = ["users/1", "users/1?tab=posts", "users/1/friends?page=2", "users/1/"].map { Fixtures.key($0) }
+        let kept = ["users/10", "users/1x", "users/2/1", "users", "users%2F1", "users_1"].map { Fixtures.key($0) }
+        let bobs = Fixtures.key("users/1/photos", partition: "bob")
+        for key in taken + kept + [bobs] { try await Fixtures.put(storage, key, body: Data("x".utf8)) }
+        let prefix = "https://api.example.com/users/1"
+        r.expect(try await storage.removeAll(.under(prefix, partition: "")), equals: taken.count, "removals under \(prefix) in one partition")
+        r.expect(try await storage.variants(of: bobs).count, equals: 1, "another partition's variant under the prefix")
+        for key in kept { r.expect(try await storage.variants(of: key).count, equals: 1, "variants of \(key.url), beside the prefix") }
+        r.expect(try await storage.removeAll(.under(prefix, partition: nil)), equals: 1, "removals under the prefix in every partition")
+        r.expect(try await storage.removeAll(.under("https://api.example.com/users_", partition: nil)), equals: 0,
+                 "removals under a prefix ending in `_` (not a wildcard)")
+        r.expect(try await storage.removeAll(.under("https://api.example.com/", partition: nil)), equals: kept.count,
+                 "removals under a prefix ending in /")
+        r.expect(try await storage.totals().entryCount, equals: 0, "the entry count at the end")
+    }
+
+    private func leastRecentlyUsed(_ storage: any CacheStorage, _ r: Recorder) async throws {
+        let keys = ["a", "b", "c", "d"].map { Fixtures.key($0) }
+        let a = try r.require(try await Fixtures.put(storage, keys[0], body: Data(count: 1000)), "the first body was not stored")
+        try await Fixtures.put(storage, keys[1], body: Data(count: 1000))
+        try await Fixtures.put(storage, keys[2], body: Data(count: 1000))
+        // A use recorded long enough ago that the storage records this one.
+        await storage.recordUse(of: Fixtures.used(a, at: .distantPast))
+        let outcome = try await storage.store(Fixtures.response(keys[3]), body: .bytes(Data(count: 1000)))
+        r.expect(outcome.evictedCount, equals: 1, "variants evicted to make room for a fourth")
+        r.expect(outcome.evictedBytes > 1000, "evicted bytes \(outcome.evictedBytes) leave out the evicted variant's metadata")
+        r.expect(try await storage.variants(of: keys[0]).count, equals: 1, "the oldest variant, used since, after an eviction")
+        r.expect(try await storage.variants(of: keys[1]).isEmpty, "the least recently used variant survived the eviction")
+        r.expect(try await storage.variants(of: keys[2]).count, equals: 1, "the third variant after the eviction")
+        r.expect(try await storage.variants(of: keys[3]).count, equals: 1, "the new variant after the eviction")
+        let total = try await storage.totals().totalBytes
+        r.expect(total <= Self.roomForThree, "total bytes \(total) over the limit \(Self.roomForThree)")
+    }
+
+    private func oldestFirst(_ storage: any CacheStorage, _ r: Recorder) async throws {
+        let keys = (0..<6).map { Fixtures.key("item\($0)") }
+        var evicted = 0
+        for key in keys { evicted += try await storage.store(Fixtures.response(key), body: .bytes(Data(count: 1000))).evictedCount }
+        for key in keys.prefix(3) { r.expect(try await storage.variants(of: key).isEmpty, "\(key.url), among the oldest, survived") }
+        for key in keys.suffix(3) { r.expect(try await storage.variants(of: key).count, equals: 1, "variants of \(key.url), among the newest") }
+        r.expect(evicted, equals: 3, "variants evicted storing six where three fit")
+        r.expect(try await storage.totals().entryCount, equals: 3, "the entry count")
+    }
+
+    private func revalidationIsAUse(_ storage: any CacheStorage, _ r: Recorder) async throws {
+        let keys = ["a", "b", "c", "d"].map { Fixtures.key($0) }
+        let a = try r.require(try await Fixtures.put(storage, keys[0], body: Data(count: 1000)), "the first body was not stored")
+        try await Fixtures.put(storage, keys[1], body: Data(count: 1000))
+        try await Fixtures.put(storage, keys[2], body: Data(count: 1000))
+        _ = try await storage.updateHeaders(of: a, headers: a.headers, requestTime: .now, responseTime: .now)
+        try await Fixtures.put(storage, keys[3], body: Data(count: 1000))
+        r.expect(try await storage.variants(of: keys[0]).count, equals: 1, "the oldest variant, revalidated since, after an eviction")
+        r.expect(try await storage.variants(of: keys[1]).isEmpty, "the least recently used variant survived the eviction")
+    }
+
+    private func tooLarge(_ storage: any CacheStorage, _ r: Recorder) async throws {
+        let small = Fixtures.key("small")
+        let key = Fixtures.key("big")
+        try await Fixtures.put(storage, small, body: Data(count: 100))
+        try await Fixtures.put(storage, key, body: Data(count: 100))
+        let outcome = try await storage.store(Fixtures.response(key), body: .bytes(Data(count: 10_001)))
+        r.expect(outcome.stored == nil, "a body larger than the whole limit was stored")
+        r.expect(outcome.evictedCount, equals: 0, "variants evicted for a response that can't fit")
+        r.expect(try await storage.variants(of: key).isEmpty, "the variant a refused response would replace is still served")
+        r.expect(try await storage.variants(of: small).count, equals: 1, "another variant after a refused store")
+    }
+
+    private func noRoom(_ storage: any CacheStorage, limit: Int, _ r: Recorder) async throws {
+        r.expect(try await Fixtures.put(storage, Fixtures.key(), body: Data()) == nil, "an empty body was stored under a limit of \(limit)")
+        r.expect(try await storage.totals().entryCount, equals: 0, "the entry count under a limit of \(limit)")
+    }
+
+    private func fileBodies(_ storage: any CacheStorage, _ r: Recorder) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-conformance-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let body = Fixtures.body(300_000)
+        let file = directory.appendingPathComponent("download.bin")
+        try body.write(to: file)
+        let stored = try r.require(
+            try await storage.store(Fixtures.response(Fixtures.key()), body: .file(file)).stored, "a 300,000-byte file was not stored")
+        r.expect(stored.bodySize, equals: body.count, "the body size of a file")
+        r.expect(try await storage.wholeBody(of: stored) == body, "the body stored from a file differs from the file")
+        // Opened at one size, cut before the storage reads it: a torn body is never stored.
+        let changing = Fixtures.key("changing")
+        let opened = try CacheBody.file(file)
+        try body.prefix(1000).write(to: file)
+        do {
+            let outcome = try await storage.store(Fixtures.response(changing), body: opened)
+            r.record("a file cut after it was opened was stored (\(outcome.stored.map { "\($0.bodySize) bytes" } ?? "nothing")) without an error")
+        } catch let error as CourierError {
+            r.expect(error.kind, equals: .file, "the kind of error for a file that changed")
+        } catch {
+            r.record("a file that changed threw \(String(reflecting: error)), not a CourierError of kind .file")
+        }
+        r.expect(try await storage.variants(of: changing).isEmpty, "a file that changed while stored left a variant")
+        r.expect(try await storage.totals().entryCount, equals: 1, "the entry count after a refused file")
+    }
+
+    private func concurrentUse(_ storage: any CacheStorage, _ r: Recorder) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<64 {
+                group.addTask {
+                    let key = Fixtures.key("item\(index % 16)", partition: "p\(index % 3)")
+                    let stored = try r.require(try await Fixtures.put(storage, key, body: Data("body-\(index)".utf8)), "a store of many at once failed")
+                    await storage.recordUse(of: Fixtures.used(stored, at: .distantPast))
+                    for variant in try await storage.variants(of: key) {
+                        // This task's body or one that replaced it; never a torn read.
+                        if let read = try await storage.wholeBody(of: variant) {
+                            r.expect(read.starts(with: Data("body-".utf8)), "a torn read: \(read.count) bytes")
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        r.expect(try await storage.totals().entryCount, equals: 48, "entries after 64 stores under 48 keys")
+    }
+}
+
+extension CacheStorage {
+    /// Every stored variant of `key`, metadata only.
+    func variants(of key: CacheKey) async throws -> [CachedMetadata] {
+        try await variants(of: key, inlineBodyLimit: -1).map(\.metadata)
+    }
+
+    /// The whole body of a variant; nil when it was replaced or removed.
+    func wholeBody(of variant: CachedMetadata) async throws -> Data? {
+        guard let body = try await body(of: variant, offsets: 0..<variant.bodySize) else { return nil }
+        return try await Data(collecting: body, upTo: variant.bodySize)
+    }
+}
