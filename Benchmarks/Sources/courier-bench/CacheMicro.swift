@@ -27,6 +27,15 @@ func cacheMicroCases(iterations: Int) throws -> [MicroCase] {
         baseURL: baseURL, transport: NoopCachedTransport(body: Fixtures.cached, cacheControl: "no-store"),
         middlewares: [HTTPCache(storage: store)]
     ) { $0.cachePolicy = .followHTTP }
+    // The hit's breakdown: a store of `hitKeys` URLs, filled by the warm-up's first pass (every
+    // later call is a hit), the full client's hit against the store's lookup alone.
+    let hitStore = try CacheStore(fileURL: directory.appendingPathComponent("hit.sqlite"), maximumSize: 50 << 20)
+    let hitting = Client(baseURL: baseURL, transport: transport, middlewares: [HTTPCache(storage: hitStore)]) {
+        $0.cachePolicy = .followHTTP
+    }
+    let hitsAlone = HTTPCache(storage: hitStore)
+    let hitKeys = 200
+    var storedKeys: [CacheKey] = []
     var counter = 0
     return [
         MicroCase(name: "cache: 2 KB GET+decode, no cache, over no-op transport", iterations: iterations) {
@@ -44,6 +53,30 @@ func cacheMicroCases(iterations: Int) throws -> [MicroCase] {
         MicroCase(name: "cache: 2 KB miss + store, over no-op transport", iterations: iterations) {
             counter &+= 1
             _ = try await cached.send(FeedEndpoint(name: "m", n: counter))
+        },
+        MicroCase(name: "cache: 2 KB hit, over no-op transport", iterations: iterations) {
+            counter &+= 1
+            _ = try await hitting.send(FeedEndpoint(name: "h", n: counter % hitKeys))
+        },
+        MicroCase(name: "cache: the same hit, HTTPCache alone (its middleware face: no client, no decode)", iterations: iterations) {
+            counter &+= 1
+            let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/cached.json?h=\(counter % hitKeys)")
+            let (response, body) = try await hitsAlone.intercept(request, body: nil, baseURL: baseURL, operationID: "feed") { _, _, _ in
+                throw BenchError("a miss: the hit case fills the store, run it too")
+            }
+            guard response.status == .ok, let body else { throw BenchError("HTTPCache alone: status \(response.status.code)") }
+            _ = try await Data(collecting: body, upTo: 1 << 20)
+        },
+        MicroCase(name: "cache: the SQLite store's lookup alone, a 2 KB variant with its body", iterations: iterations) {
+            if storedKeys.isEmpty { storedKeys = try await hitStore.entries(in: nil).map(\.key) }
+            guard !storedKeys.isEmpty else { throw BenchError("nothing stored: run it with the hit case, which fills the store") }
+            counter &+= 1
+            let found = try await hitStore.variants(of: storedKeys[counter % storedKeys.count], inlineBodyLimit: 64 << 10)
+            guard found.first?.body != nil else { throw BenchError("the stored variant came without its body") }
+        },
+        MicroCase(name: "cache: the SQLite store's lookup alone, nothing stored", iterations: iterations) {
+            counter &+= 1
+            _ = try await hitStore.variants(of: CacheKey(normalizedURL: "http://127.0.0.1:8080/absent?n=\(counter)"), inlineBodyLimit: 64 << 10)
         },
     ]
 }
