@@ -19,7 +19,7 @@ extension Client {
         _ call: consuming EndpointCall, policy: CachePolicy, destination: BodyDestination, uploadProgress: ProgressReporter? = nil
     ) async throws(CourierError) -> ValidatedResponse {
         var prepared = try build(call, policy: policy)
-        prepared.context.uploadProgress = uploadProgress
+        prepared.uploadProgress = uploadProgress
         if destination.isTransfer { prepared.deliverBody(to: destination) }
         do {
             let outcome = try await runChain(prepared)
@@ -39,6 +39,8 @@ extension Client {
         var destination = BodyDestination.memory
         /// The user the call must be for, when it is a kept write (see ``EndpointCall/requiredIdentity``).
         var requiredIdentity: CallIdentity?
+        /// Where an upload reports the bytes of its body as the transport reads them.
+        var uploadProgress: ProgressReporter?
 
         /// Makes the call a transfer whose successful body goes to `destination`. Its body is not
         /// held in memory: the size limit is for bodies gathered to decode (it still bounds an
@@ -110,7 +112,7 @@ extension Client {
         // A step may keep running the chain after the call returned (a cache's revalidation); the
         // chain holds no client, so that work never keeps its own client alive.
         context.background = backgroundWork
-        let requestBody = try await call.built.body?.httpBody().reportingProgress(to: context.uploadProgress)
+        let requestBody = try await call.built.body?.httpBody().reportingProgress(to: call.uploadProgress)
         let answer = try await chain.run(call.built.head, requestBody, baseURL, context)
         let (head, body) = (answer.response, answer.body)
         guard head.status.kind == .successful, call.destination.isTransfer else {

@@ -73,8 +73,6 @@ public struct RequestContext: Sendable {
     /// The file a download writes: each attempt's successful body goes there as it arrives (so a
     /// retry can resume it), not up the chain.
     package var download: FileDownload?
-    /// Told how much of the request body the transport has taken, for ``Client/upload(_:progress:)``.
-    package var uploadProgress: ProgressReporter?
     /// Whether the request body needs nothing else to run to be read (bytes, a file, a form), so a
     /// transport may read it on a thread of its own (see ``URLSessionTransport``).
     package var requestBodyIsSelfContained = true

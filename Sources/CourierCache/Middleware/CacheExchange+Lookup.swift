@@ -7,9 +7,8 @@ import OpenAPIRuntime
 /// Finding a stored response for an exchange and serving it.
 extension CacheExchange {
     /// The stored variant matching this request's `Vary` fields (with its body when small), or nil;
-    /// when none matches, the stored variants go to `unselected` (to validate or complete). A broken store is a miss.
-    func lookup(unselected: Locked<[CachedMetadata]>? = nil) async throws -> Hit? {
-        let (rules, request) = (self.rules, self.request)
+    /// when none matches, the stored variants are `unselected` (to validate or complete). A broken store is a miss.
+    func lookup() async throws -> (hit: Hit?, unselected: [CachedMetadata]) {
         // Read after this key's pending writes, while the storage works: a resting one is skipped
         // at once below, and its writes must not hold the call meanwhile.
         if cache.coordination.breaker.isClosed {
@@ -17,24 +16,23 @@ extension CacheExchange {
         } else {
             telemetry.count(MetricName.cacheStorageSkipped, [])
         }
-        guard let found = try? await storage.lookup(key, select: { variants in
-            let chosen = rules.selectVariant(for: request, among: variants)
-            if chosen == nil { unselected?.withLock { $0 = variants } }
-            return chosen
-        }) else { return nil }
-        return Hit(metadata: found.metadata, body: found.body)
+        guard let variants = try? await storage.variants(of: key) else { return (nil, []) }
+        let stored = variants.map(\.metadata)
+        guard let chosen = rules.selectVariant(for: request, among: stored),
+              let found = variants.last(where: { $0.metadata.id == chosen.id })
+        else { return (nil, stored) }
+        return (Hit(metadata: found.metadata, body: found.body), [])
     }
 
     /// The stored response with its body — or, for a `Range` request, the `206` or `416` the cache
     /// builds from it — or nil when the body is gone or the stored response can't answer the request.
-    func serve(_ hit: Hit, as source: ResponseSource) async throws -> (HTTPResponse, HTTPBody?)? {
+    func serve(_ hit: Hit, as source: ResponseSource) async throws -> Answer? {
         guard let answer = rules.storedAnswer(for: request, from: hit.metadata.response, bodySize: hit.metadata.bodySize),
               let served = try? await answering(answer, rules.servedResponse(for: hit.metadata.storedResponse, now: cache.clock), hit)
         else { return nil }
         await storage.recordUse(of: hit.metadata)
         cache.counters.add(hits: 1)
-        self.source.withLock { $0 = source }
-        return served
+        return Answer(stored: served, source: source)
     }
 
     func canServeStaleOnError(_ hit: Hit) -> Bool {
@@ -44,8 +42,8 @@ extension CacheExchange {
         )
     }
 
-    func staleFallback() async throws -> (HTTPResponse, HTTPBody?)? {
-        guard let hit = try await lookup(), canServeStaleOnError(hit) else { return nil }
+    func staleFallback() async throws -> Answer? {
+        guard let hit = try await lookup().hit, canServeStaleOnError(hit) else { return nil }
         return try await serve(hit, as: .stale)
     }
 }

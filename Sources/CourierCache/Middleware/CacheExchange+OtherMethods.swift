@@ -9,16 +9,16 @@ extension CacheExchange {
     /// A successful unsafe request invalidates its URL; a `HEAD` answer updates or removes the
     /// stored GET responses it stands for; a `POST` answer that names its own URL as
     /// `Content-Location`, with explicit freshness, is then stored for later GETs when `mayStore`.
-    func afterOtherMethod(
-        _ response: HTTPResponse, _ body: HTTPBody?, requestTime: Date, mayStore: Bool
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    func afterOtherMethod(_ answer: Answer, requestTime: Date, mayStore: Bool) async throws -> Answer {
+        let response = answer.response
         await invalidateAfter(response)
         if request.method == .head { await updateAfterHead(response, requestTime: requestTime) }
         if mayStore, let url = URL(string: key.url), rules.isStorableForGET(afterPost: request, response: response, url: url),
            let selection = rules.varySelection(response: response, request: request) {
-            return try await store(response, body, selection: selection, requestTime: requestTime)
+            return answer.replacing(with: try await store(
+                response, answer.body, selection: selection, requestTime: requestTime, wasCredentialed: answer.wasCredentialed))
         }
-        return (response, body)
+        return answer
     }
 
     /// Applies ``CacheRules/outcome(ofHead:for:storedBodySize:)`` to every stored variant the HEAD

@@ -12,27 +12,27 @@ extension CacheExchange {
     /// A `200` (the representation changed, `If-Range` failed) answers the caller as it is and is
     /// stored as usual; a part that doesn't complete the stored one, or a `416`, sends the caller's
     /// own request instead.
-    func completingPart(among variants: [CachedMetadata], _ network: Network) async throws -> (HTTPResponse, HTTPBody?)? {
-        guard !isTransfer, userIsKnown(),
+    func completingPart(among variants: [CachedMetadata], _ network: Network) async throws -> Answer? {
+        guard !isTransfer,
               let (index, ranged) = rules.completion(for: request, among: variants.map(\.storedResponse), limit: min(bodyLimit, storage.maximumSize))
         else { return nil }
         let requestTime = cache.clock
-        let (response, body) = try await network(ranged)
+        let part = try await network(ranged)
+        let response = part.response
         guard response.status == .partialContent else {
-            if response.status == .rangeNotSatisfiable { return try await followHTTPNetwork(network, request: request, hit: nil) }
-            return try await storeIfAllowed(response, body, requestTime: requestTime, explicitPolicy: false)
+            if response.status == .rangeNotSatisfiable { return try await followHTTPNetwork(network, request: request, hit: nil).after(part) }
+            return try await storeIfAllowed(part, requestTime: requestTime, explicitPolicy: false)
         }
         let selection = variants[index].varySelection
         guard rules.isStorable(request: ranged, response: response),
               rules.varySelection(response: response, request: request) == selection
-        else { return try await followHTTPNetwork(network, request: request, hit: nil) }
-        _ = try await storePart(response, body, selection: selection, requestTime: requestTime)
-        guard let hit = try await lookup(),
+        else { return try await followHTTPNetwork(network, request: request, hit: nil).after(part) }
+        _ = try await storePart(response, part.body, selection: selection, requestTime: requestTime, wasCredentialed: part.wasCredentialed)
+        guard let hit = try await lookup().hit,
               let answer = rules.storedAnswer(for: request, from: hit.metadata.response, bodySize: hit.metadata.bodySize),
               let served = try? await answering(answer, rules.servedResponse(for: hit.metadata.storedResponse, now: cache.clock), hit)
-        else { return try await followHTTPNetwork(network, request: request, hit: nil) }
+        else { return try await followHTTPNetwork(network, request: request, hit: nil).after(part) }
         // The bytes it lacked came from the network: not a cache hit.
-        source.withLock { $0 = .network }
-        return served
+        return part.replacing(with: served)
     }
 }

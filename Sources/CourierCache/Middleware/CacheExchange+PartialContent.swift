@@ -36,9 +36,13 @@ extension CacheExchange {
     /// Nothing larger than the client's body limit or the store's size is assembled in memory: a
     /// combination past that stores the new part alone. A part whose body isn't exactly the bytes
     /// its `Content-Range` announces (a cut response) is not stored.
-    func storePart(_ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
+    func storePart(
+        _ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date, wasCredentialed: Bool
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         // A transfer's part is in its file, or streams to its caller: not gathered here.
-        guard userIsKnown(), sharedRulesAllow(response), !isTransfer else { return (response, body) }
+        guard userIsKnown(wasCredentialed: wasCredentialed), sharedRulesAllow(response, wasCredentialed: wasCredentialed), !isTransfer else {
+            return (response, body)
+        }
         let bytes = try await collectBody(body, limit: bodyLimit)
         guard let held = CacheRules.heldRange(of: response.headerFields), held.count == Int64(bytes.count) else {
             return (response, HTTPBody(bytes))

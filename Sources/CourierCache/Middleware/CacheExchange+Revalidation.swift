@@ -7,10 +7,11 @@ import OpenAPIRuntime
 /// A stored response brought up to date: by a `304` in the call, or after it in the background.
 extension CacheExchange {
     /// A 304: refresh the stored headers and serve the stored body (or the range of it the request asks for).
-    func revalidated(_ hit: Hit, by notModified: HTTPResponse, requestTime: Date, network: Network) async throws -> (HTTPResponse, HTTPBody?) {
+    func revalidated(_ hit: Hit, by notModified: Answer, requestTime: Date, network: Network) async throws -> Answer {
+        let fields = notModified.response.headerFields
         let merged = hit.metadata.status == 206
-            ? rules.mergeKeepingHeldRange(stored: hit.metadata.headers, notModified: notModified.headerFields)
-            : rules.merge(stored: hit.metadata.headers, notModified: notModified.headerFields)
+            ? rules.mergeKeepingHeldRange(stored: hit.metadata.headers, notModified: fields)
+            : rules.merge(stored: hit.metadata.headers, notModified: fields)
         let responseTime = cache.clock
         _ = try? await storage.updateHeaders(of: hit.metadata, headers: merged, requestTime: requestTime, responseTime: responseTime)
         let head = HTTPResponse(status: .init(code: hit.metadata.status), headerFields: merged)
@@ -18,35 +19,33 @@ extension CacheExchange {
               let served = try? await answering(answer, head, hit)
         else {
             // The entry vanished meanwhile (evicted, or replaced by another process): ask again, unconditionally.
-            return try await networkAndStore(network, fallback: false)
+            return try await networkAndStore(network, fallback: false).after(notModified)
         }
         cache.counters.add(hits: 1)
-        source.withLock { $0 = .revalidated }
-        return served
+        return notModified.replacing(with: served, source: .revalidated)
     }
 
     /// The background half of stale-while-revalidate: a conditional request that refreshes the
     /// entry (304) or replaces it (200). A failure is logged and leaves the entry as it was.
-    func revalidateInBackground(_ network: Network) async throws -> (HTTPResponse, HTTPBody?) {
-        let hit = try await lookup()
+    func revalidateInBackground(_ network: Network) async throws -> Answer {
+        let hit = try await lookup().hit
         let outgoing = hit.map { rules.conditionalRequest(for: request, stored: $0.metadata.storedResponse) } ?? request
         let requestTime = cache.clock
-        let response: HTTPResponse
-        let body: HTTPBody?
+        let answer: Answer
         do {
-            (response, body) = try await network(outgoing)
+            answer = try await network(outgoing)
         } catch {
             logFailedRevalidation(error)
             throw error
         }
-        if let hit, response.status == .notModified {
-            return try await revalidated(hit, by: response, requestTime: requestTime, network: network)
+        if let hit, answer.response.status == .notModified {
+            return try await revalidated(hit, by: answer, requestTime: requestTime, network: network)
         }
-        guard response.status.kind != .serverError else {
-            logFailedRevalidation(CourierError(.unacceptableStatus, detail: "The server answered \(response.status.code)"))
-            return (response, body)
+        guard answer.response.status.kind != .serverError else {
+            logFailedRevalidation(CourierError(.unacceptableStatus, detail: "The server answered \(answer.response.status.code)"))
+            return answer
         }
-        return try await storeIfAllowed(response, body, requestTime: requestTime, explicitPolicy: false)
+        return try await storeIfAllowed(answer, requestTime: requestTime, explicitPolicy: false)
     }
 
     private func logFailedRevalidation(_ error: any Error) {

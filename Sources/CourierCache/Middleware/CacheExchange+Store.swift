@@ -6,8 +6,10 @@ import OpenAPIRuntime
 
 /// Storing the network's response of an exchange, when the rules and the user allow it.
 extension CacheExchange {
-    /// Stores a response the rules (or, for explicit app policies, a 2xx without `no-store`) allow.
-    func storeIfAllowed(_ response: HTTPResponse, _ body: HTTPBody?, requestTime: Date, explicitPolicy: Bool) async throws -> (HTTPResponse, HTTPBody?) {
+    /// Stores the network's answer when the rules (or, for explicit app policies, a 2xx without
+    /// `no-store`) allow; returns it, its body collected when it was stored.
+    func storeIfAllowed(_ answer: Answer, requestTime: Date, explicitPolicy: Bool) async throws -> Answer {
+        let response = answer.response
         let storable: Bool
         if explicitPolicy {
             storable = response.status.kind == .successful && response.status != .partialContent
@@ -17,17 +19,20 @@ extension CacheExchange {
             storable = rules.isStorable(request: request, response: response)
         }
         guard storable, let selection = rules.varySelection(response: response, request: request) else {
-            return (response, body)
+            return answer
         }
         if response.status == .partialContent {
-            return try await storePart(response, body, selection: selection, requestTime: requestTime)
+            return answer.replacing(with: try await storePart(
+                response, answer.body, selection: selection, requestTime: requestTime, wasCredentialed: answer.wasCredentialed))
         }
-        return try await store(response, body, selection: selection, requestTime: requestTime)
+        return answer.replacing(with: try await store(
+            response, answer.body, selection: selection, requestTime: requestTime, wasCredentialed: answer.wasCredentialed))
     }
 
-    /// Whether responses may be stored for this exchange: not when the user they belong to can't be known.
-    func userIsKnown() -> Bool {
-        guard filedAsAnonymous, below.withLock(\.wasCredentialed) else { return true }
+    /// Whether a response may be stored for this exchange: not when the user it belongs to can't be
+    /// known (the request was filed as nobody's, and `wasCredentialed`: it left the chain below with credentials).
+    func userIsKnown(wasCredentialed: Bool) -> Bool {
+        guard filedAsAnonymous, wasCredentialed else { return true }
         if cache.coordination.shouldWarnAboutCredentials() {
             cache.logger.error(
                 "HTTPCache can't tell which user this response belongs to, so it is not stored: list CredentialsMiddleware before the cache, or give HTTPCache the credential provider",
@@ -37,18 +42,23 @@ extension CacheExchange {
     }
 
     /// Whether a shared cache may keep `response` (see `CacheRules.sharedCacheMayStore`): the
-    /// request carried credentials if it had them here, or left the chain below with them.
-    func sharedRulesAllow(_ response: HTTPResponse) -> Bool {
+    /// request carried credentials if it had them here, or left the chain below with them (`wasCredentialed`).
+    func sharedRulesAllow(_ response: HTTPResponse, wasCredentialed: Bool) -> Bool {
         guard rules.isShared else { return true }
         let redaction = rules.secrets?.redaction ?? Redaction()
-        let credentialed = request.headerFields.contains { redaction.isCredential(header: $0.name) } || below.withLock(\.wasCredentialed)
+        let credentialed = wasCredentialed || request.headerFields.contains { redaction.isCredential(header: $0.name) }
         return rules.sharedCacheMayStore(response, credentialed: credentialed)
     }
 
     /// Stores a response the caller found storable under this exchange's key, unless the user it
-    /// belongs to can't be known; returns it with its body collected.
-    func store(_ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
-        guard userIsKnown(), sharedRulesAllow(response) else { return (response, body) }
+    /// belongs to can't be known or the shared rules forbid it (`wasCredentialed`: the request left
+    /// the chain below with credentials); returns it with its body collected.
+    func store(
+        _ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date, wasCredentialed: Bool
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard userIsKnown(wasCredentialed: wasCredentialed), sharedRulesAllow(response, wasCredentialed: wasCredentialed) else {
+            return (response, body)
+        }
         if isTransfer { return await storeDownload(response, body, selection: selection, requestTime: requestTime) }
         // Within the client's limit: past it the client would fail a success anyway, and keeps only
         // the first bytes of an error status (never stored cut short).

@@ -6,15 +6,14 @@ import OpenAPIRuntime
 
 /// One GET (or invalidating request) going through the cache: the steps of each policy.
 struct CacheExchange: Sendable {
-    typealias Network = @Sendable (HTTPRequest) async throws -> (HTTPResponse, HTTPBody?)
+    /// The chain below the cache, whose answer carries its facts (attempts, credentials) up.
+    typealias Network = @Sendable (HTTPRequest) async throws -> Answer
 
     let cache: HTTPCache
     let request: HTTPRequest
     /// The cache's rules, keeping secret values as the store's keyed hashes.
     let rules: CacheRules
     let key: CacheKey
-    /// Where the exchange's answer came from: the network unless the cache answered.
-    var source: Locked<ResponseSource>
     /// How a stale response is revalidated after the caller has its answer; nil outside a
     /// `Client` and for transfers, which revalidate before answering.
     var refresh: BackgroundRefresh?
@@ -24,8 +23,6 @@ struct CacheExchange: Sendable {
     /// Whether the request was filed as anonymous without knowing who is signed in: then a
     /// response the network sent for a request that left with credentials is not stored.
     let filedAsAnonymous: Bool
-    /// What the chain below the cache answered, over every network request of the exchange.
-    let below: Locked<Below>
     /// Whether the call is a transfer: its body is never gathered in memory (see `CacheExchange+Downloads`).
     var isTransfer = false
     /// The file a download writes, whose whole body the cache may copy.
@@ -43,8 +40,8 @@ struct CacheExchange: Sendable {
 
     /// `CachePolicy.cacheOnly`: any matching entry whatever its age (the app asked for the cache,
     /// so it is `cache`, not `stale`), else `504 Gateway Timeout` without the network.
-    func cachedOrGatewayTimeout() async throws -> (HTTPResponse, HTTPBody?) {
-        if let hit = try await lookup(), let served = try await serve(hit, as: .cache) {
+    func cachedOrGatewayTimeout() async throws -> Answer {
+        if let hit = try await lookup().hit, let served = try await serve(hit, as: .cache) {
             return served
         }
         cache.counters.add(misses: 1)
@@ -52,20 +49,20 @@ struct CacheExchange: Sendable {
     }
 
     /// `CachePolicy.alwaysUseCache`: any matching entry whatever its age, else the network (stored).
-    func anyCachedOrNetwork(_ network: Network) async throws -> (HTTPResponse, HTTPBody?) {
-        if let hit = try await lookup(), let served = try await serve(hit, as: .cache) { return served }
+    func anyCachedOrNetwork(_ network: Network) async throws -> Answer {
+        if let hit = try await lookup().hit, let served = try await serve(hit, as: .cache) { return served }
         cache.counters.add(misses: 1)
         return try await networkAndStore(network, fallback: false)
     }
 
     /// `CachePolicy.networkOnly` and `CachePolicy.networkFirst`: the network, stored for later;
     /// with `fallback`, a failed network answers from the cache within the offline allowance.
-    func networkAndStore(_ network: Network, fallback: Bool) async throws -> (HTTPResponse, HTTPBody?) {
+    func networkAndStore(_ network: Network, fallback: Bool) async throws -> Answer {
         let requestTime = cache.clock
         do {
-            let (response, body) = try await network(request)
-            if fallback, response.status.kind == .serverError, let stale = try await staleFallback() { return stale }
-            return try await storeIfAllowed(response, body, requestTime: requestTime, explicitPolicy: true)
+            let answer = try await network(request)
+            if fallback, answer.response.status.kind == .serverError, let stale = try await staleFallback() { return stale.after(answer) }
+            return try await storeIfAllowed(answer, requestTime: requestTime, explicitPolicy: true)
         } catch let error where fallback && Self.isNetworkFailure(error) {
             if let stale = try await staleFallback() { return stale }
             throw error
@@ -73,9 +70,8 @@ struct CacheExchange: Sendable {
     }
 
     /// `CachePolicy.followHTTP`: RFC 9111 freshness, validation and `stale-if-error`.
-    func followHTTP(_ network: Network) async throws -> (HTTPResponse, HTTPBody?) {
-        let unselected = Locked<[CachedMetadata]>([])
-        let hit = try await lookup(unselected: unselected)
+    func followHTTP(_ network: Network) async throws -> Answer {
+        let (hit, unselected) = try await lookup()
         let decision = rules.evaluate(request: request, stored: hit?.metadata.storedResponse, now: cache.clock)
         switch decision {
         case .fresh, .staleAcceptable:
@@ -88,7 +84,7 @@ struct CacheExchange: Sendable {
             return gatewayTimeout()
         case .unusable:
             cache.counters.add(misses: 1)
-            let candidates = hit.map { [$0.metadata] } ?? unselected.current
+            let candidates = hit.map { [$0.metadata] } ?? unselected
             if let served = try await completingPart(among: candidates, network) { return served }
             if hit == nil, let served = try await validatingUnselected(candidates, network) { return served }
             return try await followHTTPNetwork(network, request: request, hit: nil)
@@ -98,7 +94,6 @@ struct CacheExchange: Sendable {
             if let refresh, let hit, let served = try await serve(hit, as: .stale) {
                 if cache.coordination.beginRevalidation(of: key) {
                     var later = self
-                    later.source = Locked(.network)
                     later.refresh = nil
                     // The task holds the chain, not the work: the client's last copy going cancels it.
                     refresh.work.start { [later, network = refresh.network, coordination = cache.coordination, key] in
@@ -127,9 +122,8 @@ struct CacheExchange: Sendable {
     }
 
     /// The cache's own 504 for a request it can't answer without the network (RFC 9111 §5.2.1.7).
-    private func gatewayTimeout() -> (HTTPResponse, HTTPBody?) {
-        source.withLock { $0 = .cache }
-        return (HTTPResponse(status: .gatewayTimeout), HTTPBody())
+    private func gatewayTimeout() -> Answer {
+        Answer(response: HTTPResponse(status: .gatewayTimeout), body: HTTPBody(), source: .cache, attempts: 0)
     }
 
     private func sourceFor(_ decision: CacheDecision) -> ResponseSource {
@@ -140,26 +134,26 @@ struct CacheExchange: Sendable {
     /// Sends `outgoing`; `unselected` are the stored variants whose tags it lists (a `304` then names one of them).
     func followHTTPNetwork(
         _ network: Network, request outgoing: HTTPRequest, hit: Hit?, unselected: [CachedMetadata] = []
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> Answer {
         let requestTime = cache.clock
-        let response: HTTPResponse
-        let body: HTTPBody?
+        let answer: Answer
         do {
-            (response, body) = try await network(outgoing)
+            answer = try await network(outgoing)
         } catch where Self.isNetworkFailure(error) {
             if let hit, canServeStaleOnError(hit), let served = try await serve(hit, as: .stale) { return served }
             throw error
         }
-        if let hit, response.status == .notModified {
-            return try await revalidated(hit, by: response, requestTime: requestTime, network: network)
+        let status = answer.response.status
+        if let hit, status == .notModified {
+            return try await revalidated(hit, by: answer, requestTime: requestTime, network: network)
         }
-        if hit == nil, !unselected.isEmpty, response.status == .notModified {
-            return try await revalidated(unselected: unselected, by: response, requestTime: requestTime, network: network)
+        if hit == nil, !unselected.isEmpty, status == .notModified {
+            return try await revalidated(unselected: unselected, by: answer, requestTime: requestTime, network: network)
         }
-        if let hit, response.status.kind == .serverError, canServeStaleOnError(hit), let served = try await serve(hit, as: .stale) {
-            return served
+        if let hit, status.kind == .serverError, canServeStaleOnError(hit), let served = try await serve(hit, as: .stale) {
+            return served.after(answer)
         }
-        return try await storeIfAllowed(response, body, requestTime: requestTime, explicitPolicy: false)
+        return try await storeIfAllowed(answer, requestTime: requestTime, explicitPolicy: false)
     }
 
     /// The largest body stored outside a Courier client (whose own limit applies inside one).
@@ -184,17 +178,27 @@ struct Hit: Sendable {
     }
 }
 
-/// What the chain below a cache answered over an exchange's network requests.
-struct Below: Sendable {
-    /// The transport calls they took.
-    var attempts = 0
-    /// Whether any of them left with credentials (see `Answer.wasCredentialed`).
-    var wasCredentialed = false
+extension Answer {
+    /// The cache's answer from a stored response: no transport call.
+    init(stored: (HTTPResponse, HTTPBody?), source: ResponseSource) {
+        self.init(response: stored.0, body: stored.1, source: source, attempts: 0)
+    }
 
-    /// Counts in one more answer.
-    mutating func add(_ answer: Answer) {
-        attempts += answer.attempts
-        wasCredentialed = wasCredentialed || answer.wasCredentialed
+    /// This answer with another response and body (the stored body, a slice of it), its facts kept.
+    func replacing(with served: (HTTPResponse, HTTPBody?), source: ResponseSource? = nil) -> Answer {
+        var answer = self
+        (answer.response, answer.body) = served
+        answer.source = source ?? self.source
+        return answer
+    }
+
+    /// This answer after `earlier` in one exchange: their transport calls add up, and either
+    /// leaving with credentials counts.
+    func after(_ earlier: Answer) -> Answer {
+        var answer = self
+        answer.attempts += earlier.attempts
+        answer.wasCredentialed = wasCredentialed || earlier.wasCredentialed
+        return answer
     }
 }
 

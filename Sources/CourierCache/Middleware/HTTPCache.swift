@@ -139,19 +139,16 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
         rules.secrets = secrets
         rules.isShared = sharing == .shared
         let partition = await partition(of: request, described, secrets: rules.secrets)
-        let below = Locked(Below())
         var exchange = CacheExchange(
             cache: self, request: request, rules: rules, key: CacheKey(method: "GET", normalizedURL: url, partition: partition.name),
-            source: Locked(.network), filedAsAnonymous: partition.isAnonymous, below: below,
+            filedAsAnonymous: partition.isAnonymous,
             isTransfer: described?.isTransfer ?? false, download: described?.download,
             bodyLimit: described?.maximumBodySize ?? CacheExchange.defaultBodyLimit, telemetry: described?.telemetry ?? Telemetry(),
             offlineAllowance: policy.offlineAllowance.map(\.inSeconds) ?? offlineAllowance
         )
         exchange.generation = coordination.generation(of: partition.name)
-        @Sendable func network(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody?) {
-            let answer = try await next(request, body, baseURL, context)
-            below.withLock { $0.add(answer) }
-            return (answer.response, answer.body)
+        @Sendable func network(_ request: HTTPRequest) async throws -> Answer {
+            try await next(request, body, baseURL, context)
         }
         // A stale-while-revalidate refresh runs the chain below once more after the call returned,
         // where the client offers that; a transfer revalidates in line (in the background its body
@@ -159,30 +156,22 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
         if let work = described?.background, described?.isTransfer == false {
             let background = context.inBackground
             exchange.refresh = BackgroundRefresh(work: work) { request in
-                let answer = try await next(request, body, baseURL, background)
-                // Not the caller's attempts, but credentials keep the refreshed response out of the anonymous partition.
-                below.withLock { $0.wasCredentialed = $0.wasCredentialed || answer.wasCredentialed }
-                return (answer.response, answer.body)
+                try await next(request, body, baseURL, background)
             }
         }
-        let (response, responseBody) = try await answer(request, policy: policy, exchange: exchange, network: network)
-        let tally = below.withLock { $0 }
-        return Answer(
-            response: response, body: responseBody, source: exchange.source.withLock { $0 }, attempts: tally.attempts,
-            wasCredentialed: tally.wasCredentialed)
+        return try await answer(request, policy: policy, exchange: exchange, network: network)
     }
 
     /// The exchange's steps for the call's policy.
     private func answer(
         _ request: HTTPRequest, policy: CachePolicy, exchange: CacheExchange, network: CacheExchange.Network
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> Answer {
         guard request.method == .get else {
             let requestTime = clock
-            let (response, responseBody) = try await network(request)
+            let answer = try await network(request)
             // Whatever the call's policy, what it changed on the server invalidates what is stored
             // (RFC 9111 §4.4): the policy only decides whether its own answer may be stored.
-            return try await exchange.afterOtherMethod(
-                response, responseBody, requestTime: requestTime, mayStore: policy.mode != .withoutCache)
+            return try await exchange.afterOtherMethod(answer, requestTime: requestTime, mayStore: policy.mode != .withoutCache)
         }
         switch policy.mode {
         case .withoutCache, .useCacheAndRequestWithoutRecache:

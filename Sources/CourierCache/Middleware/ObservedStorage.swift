@@ -67,8 +67,9 @@ struct ObservedStorage: Sendable {
         return SecretValues(hmac: HMAC(key: key), redaction: client.map(redaction.merging) ?? redaction)
     }
 
-    func lookup(_ key: CacheKey, select: ([CachedMetadata]) -> CachedMetadata?) async throws -> StoredVariant? {
-        try await run("lookup") { try await base.lookup(key, select: select) }
+    /// Every stored variant of `key`, each with its body when it is at most `inlineBodyLimit` bytes.
+    func variants(of key: CacheKey, inlineBodyLimit: Int = 64 * 1024) async throws -> [StoredVariant] {
+        try await run("lookup") { try await base.variants(of: key, inlineBodyLimit: inlineBodyLimit) }
     }
 
     func variants(for key: CacheKey) async throws -> [CachedMetadata] {

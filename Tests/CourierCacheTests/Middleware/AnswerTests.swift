@@ -40,6 +40,37 @@ import Testing
         #expect(sent.current == 1)
     }
 
+    /// The cache's steps return answers, not boxes: a `304` that revalidates the stored response,
+    /// and a `500` the stored response stands in for, each tell the step above the source and the
+    /// transport calls they took (two each here: a retry below the cache).
+    @Test func aRevalidatedOrStaleAnswerKeepsTheNetworksFacts() async throws {
+        let cache = Self.cache()
+        let baseURL = try #require(Self.baseURL)
+        let context = RequestContext(endpoint: "feed", cachePolicy: .followHTTP, isIdempotent: true, timeout: .seconds(10))
+        let replies = Locked([
+            HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=0, stale-if-error=600", .eTag: "\"v1\""]),
+            HTTPResponse(status: .notModified, headerFields: [.cacheControl: "max-age=0, stale-if-error=600", .eTag: "\"v1\""]),
+            HTTPResponse(status: .internalServerError),
+        ])
+        @Sendable func network(_: HTTPRequest, _: HTTPBody?, _: URL, _: RequestContext) async throws -> Answer {
+            let response = replies.withLock { $0.removeFirst() }
+            return Answer(response: response, body: HTTPBody("feed"), source: .network, attempts: 2)
+        }
+        func call() async throws -> Answer {
+            let answer = try await cache.intercept(Self.request, body: nil, baseURL: baseURL, context: context, next: network)
+            if let body = answer.body { #expect(try await String(collecting: body, upTo: 1 << 10) == "feed") }
+            await cache.flush()
+            return answer
+        }
+        let first = try await call()
+        #expect((first.source, first.attempts) == (.network, 2))
+        let revalidated = try await call()
+        #expect((revalidated.source, revalidated.attempts) == (.revalidated, 2))
+        let stale = try await call()
+        #expect((stale.source, stale.attempts) == (.stale, 2))
+        #expect(stale.response.status == .ok)
+    }
+
     /// An app's own `ClientMiddleware` above the cache reads the answer's source in the context's
     /// report, once its `next` has returned.
     @Test func anAppsClientMiddlewareReadsTheSourceInTheReport() async throws {
