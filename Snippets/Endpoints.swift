@@ -103,7 +103,7 @@ struct RawThread: Endpoint {
 
 func firstMemberName(client: Client) async throws(CourierError) -> String? {
     let thread = try await client.send(RawThread(id: 7))
-    guard thread.status == "ok" else { return nil }
+    guard thread["status"]?.string == "ok" else { return nil }
     return thread[path: "data.members.0.name"]?.string   // or thread["data"]?["members"]?[0]?["name"]
 }
 // snippet.end

@@ -188,7 +188,7 @@ struct Tour {
             var path: EndpointPath { "/flaky" }
         }
         let response = try await client.response(for: Flaky())
-        Narrator.say("✓ \(response.value.message ?? "?") after \(response.attempts) attempts in \(Narrator.milliseconds(response.duration)) ms")
+        Narrator.say("✓ \(response.value["message"]?.string ?? "?") after \(response.attempts) attempts in \(Narrator.milliseconds(response.duration)) ms")
     }
 
     private func tokenRefresh(_ client: Client, _ authClient: Client) async throws {

@@ -126,8 +126,10 @@ import Testing
 
     @Test func looseJSONHasTypedAccessors() throws {
         let json = try JSON(data: Data(#"{"status":"ok","message":"hi","data":{"members":[{"name":"Ann","age":30}]}}"#.utf8))
-        #expect(json.status == "ok")
-        #expect(json.message == "hi")
+        #expect(json["status"]?.string == "ok")
+        #expect(json["message"]?.string == "hi")
+        #expect(json["nothing"] == nil)
+        #expect(try JSON(data: Data("null".utf8)) == .null)
         #expect(json[path: "data.members.0.name"]?.string == "Ann")
         #expect(json["data"]?["members"]?[0]?["age"]?.int == 30)
         #expect(json[path: "data.members.5.name"] == nil)

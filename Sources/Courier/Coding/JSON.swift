@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// let json = try await client.send(RawThread(id: 1))   // Response == JSON
-/// json.status            // "ok"
+/// json["status"]?.string  // "ok"
 /// json["data"]?["members"]?[0]?["name"]?.string
 /// json[path: "data.members.0.name"]?.string
 /// ```
@@ -136,11 +136,4 @@ public enum JSON: Sendable, Hashable, Codable, ExpressibleByStringLiteral, Expre
     public var array: [JSON]? { if case .array(let value) = self { value } else { nil } }
     /// The members, when this is an object.
     public var object: [String: JSON]? { if case .object(let value) = self { value } else { nil } }
-    /// Whether this is `null`.
-    public var isNull: Bool { self == .null }
-
-    /// The `status` member as a string, common in loosely specified APIs (`"ok"`, `"error"`).
-    public var status: String? { self["status"]?.string }
-    /// The `message` member as a string.
-    public var message: String? { self["message"]?.string }
 }
