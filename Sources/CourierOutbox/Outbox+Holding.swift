@@ -33,7 +33,7 @@ extension Outbox {
             }
             let failure = Self.failure(error, reason: .transient)
             let updated = try? await observed { try await store.recordFailure(item.id, failure, park: false, counts: counts) }
-            let delay = delay(afterAttempt: max(updated?.attempts ?? 0, item.attempts + 1), error: error)
+            let delay = delay(afterAttempt: max(updated?.sends ?? 0, item.sends + 1), error: error)
             hold(item.id, for: delay, endsWhenOnline: error.status == nil)
             subscribers.send(.willRetry(updated ?? item, error, retryAfter: delay))
             return false
@@ -58,7 +58,7 @@ extension Outbox {
     /// Parks an item after a failed attempt and tells the app.
     private func park(_ record: OutboxStore.Record, _ error: CourierError, _ failure: OutboxItem.Failure, counts: Bool) async -> Bool {
         let (store, id) = (store, record.item.id)
-        await parking(id, error, heldAfterAttempt: record.item.attempts + 1) {
+        await parking(id, error, heldAfterAttempt: record.item.sends + 1) {
             try await store.recordFailure(id, failure, park: true, counts: counts)
         }
         return false

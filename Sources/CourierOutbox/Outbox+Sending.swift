@@ -129,7 +129,7 @@ extension Outbox {
             } catch {
                 // The answer is known but the item can't be removed (a full disk): it is sent again
                 // later with its key, and the server answers as the first time.
-                hold(record.item.id, for: delay(afterAttempt: record.item.attempts + 1, error: nil), endsWhenOnline: false)
+                hold(record.item.id, for: delay(afterAttempt: record.item.sends + 1, error: nil), endsWhenOnline: false)
                 return false
             }
             if let name = removed?.bodyFile { files.delete(name) }

@@ -120,8 +120,9 @@ public struct OutboxItem: Sendable, Hashable, Identifiable {
     public let identity: String?
     /// Where it is in its life.
     public let state: State
-    /// How many times it was tried without a final answer (a failed connection included).
-    public let attempts: Int
+    /// How many times the outbox sent it without a final answer (a failed connection included).
+    /// Each send may take several transport calls below the outbox (`Response.attempts` counts those).
+    public let sends: Int
     /// The last failure: why it is parked, or the transient failure it waits after.
     public let lastFailure: Failure?
     /// When it was enqueued.

@@ -22,7 +22,7 @@ struct OutboxStore: Sendable {
         var bodyFile: String?
         /// Whether the row can't be read and is not parked as unreadable on disk yet.
         var needsParking: Bool
-        /// The attempts counted against the give-up bound since it last started.
+        /// The sends counted against the give-up bound since it last started.
         var spentAttempts: Int
         /// When the give-up bound last started: at enqueue, or at the app's ``Outbox/retry(_:)``.
         var budgetStart: Date
@@ -66,7 +66,7 @@ struct OutboxStore: Sendable {
                 CREATE INDEX item_group ON item(grp, id);
                 """)
         }
-        // The give-up bound: attempts counted against it, and when it last started (NULL: at enqueue).
+        // The give-up bound: sends counted against it, and when it last started (NULL: at enqueue).
         migrator.registerMigration("v2") { db in
             try db.execute(sql: """
                 ALTER TABLE item ADD COLUMN spentAttempts INTEGER NOT NULL DEFAULT 0;
@@ -105,7 +105,7 @@ struct OutboxStore: Sendable {
             return OutboxItem(
                 id: OutboxItem.ID(rawValue: db.lastInsertedRowID), group: group, operationName: request.operationName,
                 method: request.method, path: request.target, idempotencyKey: request.idempotencyKey, identity: Self.name(identity),
-                state: .waiting, attempts: 0, lastFailure: nil, enqueuedAt: now, size: total)
+                state: .waiting, sends: 0, lastFailure: nil, enqueuedAt: now, size: total)
         }
     }
 
@@ -144,7 +144,7 @@ struct OutboxStore: Sendable {
     }
 
     /// Records a failed attempt; `park` stops the item until the app retries it; `counts` adds it
-    /// to the attempts against the give-up bound.
+    /// to the sends against the give-up bound.
     func recordFailure(_ id: OutboxItem.ID, _ failure: OutboxItem.Failure, park: Bool, counts: Bool) async throws -> OutboxItem? {
         let encoded = try JSONEncoder().encode(failure)
         return try await writeWithoutSync { db in

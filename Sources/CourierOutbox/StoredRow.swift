@@ -17,7 +17,7 @@ struct StoredRow {
     let id: OutboxItem.ID
     let group: String
     let identity: CallIdentity?
-    let attempts: Int
+    let sends: Int
     let enqueuedAt: Date
     let size: Int64
     let body: Data?
@@ -35,7 +35,7 @@ struct StoredRow {
         id = OutboxItem.ID(rawValue: columns.int64("id") ?? 0)
         group = columns.string("grp") ?? ""
         identity = OutboxStore.identity(columns.string("identity"))
-        attempts = Int(columns.int64("attempts") ?? 0)
+        sends = Int(columns.int64("attempts") ?? 0)  // the column keeps its first name
         enqueuedAt = Date(timeIntervalSince1970: columns.double("enqueuedAt") ?? 0)
         size = (columns.int64("size") ?? 0) + (columns.int64("failureSize") ?? 0)
         body = columns.data("body")
@@ -73,7 +73,7 @@ struct StoredRow {
         }
         return OutboxItem(
             id: id, group: group, operationName: kept?.operationName ?? "", method: kept?.method ?? "", path: kept?.target ?? "",
-            idempotencyKey: kept?.idempotencyKey, identity: OutboxStore.name(identity), state: state, attempts: attempts,
+            idempotencyKey: kept?.idempotencyKey, identity: OutboxStore.name(identity), state: state, sends: sends,
             lastFailure: failure, enqueuedAt: enqueuedAt, size: size)
     }
 

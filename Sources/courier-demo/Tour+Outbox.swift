@@ -41,7 +41,7 @@ extension Tour {
         }
         for item in try await outbox.items() {
             let failure = item.lastFailure.map { ", last: \($0.kind)" } ?? ""
-            Narrator.say("… item \(item.id) \(item.method) \(item.path) \(item.state), \(item.attempts) attempts\(failure)")
+            Narrator.say("… item \(item.id) \(item.method) \(item.path) \(item.state), \(item.sends) sends\(failure)")
         }
         try await api.server.comeUp()
         await outbox.flush()

@@ -59,7 +59,7 @@ import Testing
             }
             await clock.waitForSleepers(count: 1)
             let items = try await outbox.items()
-            #expect(items.map(\.state) == [.waiting] && items.first?.attempts == 5 && items.first?.lastFailure?.reason == .transient)
+            #expect(items.map(\.state) == [.waiting] && items.first?.sends == 5 && items.first?.lastFailure?.reason == .transient)
         }
         try await withOutbox(transport, backoff: Outbox.Backoff(maximumAge: .zero)) { server, outbox, _, _ in
             try await server.goDown()

@@ -36,7 +36,7 @@ import Testing
                 "enqueued", "sending", "willRetry", "sending", "willRetry", "sending", "willRetry", "sending", "sent",
             ])
             guard case .willRetry(let waiting, let error, let retryAfter) = seen[6] else { Issue.record("no retry"); return }
-            #expect(waiting.id == item.id && waiting.attempts == 3 && waiting.lastFailure?.status == 429)
+            #expect(waiting.id == item.id && waiting.sends == 3 && waiting.lastFailure?.status == 429)
             #expect(error.status?.code == 429 && retryAfter == .seconds(30))
         }
     }
@@ -49,7 +49,7 @@ import Testing
             try await outbox.enqueue(PostMessage(conversation: 1, text: "offline"))
             await clock.waitForSleepers(count: 1)
             let items = try await outbox.items()
-            #expect(items.count == 1 && items[0].attempts == 1 && items[0].lastFailure?.kind == "noConnection")
+            #expect(items.count == 1 && items[0].sends == 1 && items[0].lastFailure?.kind == "noConnection")
             try await server.comeUp()
             await outbox.flush()
             #expect(texts(server) == ["offline"])

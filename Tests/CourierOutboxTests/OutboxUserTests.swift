@@ -96,7 +96,7 @@ import Testing
                 await outbox.flush()
                 #expect(server.recordedRequests.isEmpty)
                 let items = try await outbox.items()
-                #expect(items.map(\.identity) == ["alice"] && items.map(\.state) == [.waiting] && items.map(\.attempts) == [0])
+                #expect(items.map(\.identity) == ["alice"] && items.map(\.state) == [.waiting] && items.map(\.sends) == [0])
                 await outbox.stop()
             }
         }

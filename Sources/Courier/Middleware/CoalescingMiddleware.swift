@@ -85,7 +85,7 @@ package struct CoalescingMiddleware: CourierMiddleware {
                 call.finish(.success(.sendYourOwn))
                 return answer
             }
-            let data = try await collectAnswer(answer.body, of: answer.response, limit: limit)
+            let data = try await collectResponseBody(answer.body, of: answer.response, limit: limit)
             let shared = SharedResponse(head: answer.response, body: data, source: answer.source, attempts: answer.attempts)
             calls.remove(key, call)
             call.finish(.success(.response(shared)))

@@ -20,7 +20,7 @@ package func collectPrefix(_ body: HTTPBody?, limit: Int) async throws -> Data {
 /// A response's body read into memory: all of a success's within `limit` (else
 /// ``CourierError/Kind/bodyTooLarge``), the first `limit` bytes of an error status's (its evidence:
 /// over the limit it is still the server's error).
-package func collectAnswer(_ body: HTTPBody?, of head: HTTPResponse, limit: Int) async throws -> Data {
+package func collectResponseBody(_ body: HTTPBody?, of head: HTTPResponse, limit: Int) async throws -> Data {
     head.status.kind == .successful ? try await collectBody(body, limit: limit) : try await collectPrefix(body, limit: limit)
 }
 

@@ -136,7 +136,7 @@ struct ChainEnd: Sendable {
         let (head, data) = try await RequestContext.$current.withValue(context) {
             try await deadline.bound {
                 let (head, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: context.endpoint)
-                return (head, try await collectAnswer(responseBody, of: head, limit: limit))
+                return (head, try await collectResponseBody(responseBody, of: head, limit: limit))
             }
         }
         return (head, HTTPBody(data))

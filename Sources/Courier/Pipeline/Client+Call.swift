@@ -116,7 +116,7 @@ extension Client {
         let answer = try await chain.run(call.built.head, requestBody, baseURL, context)
         let (head, body) = (answer.response, answer.body)
         guard head.status.kind == .successful, call.destination.isTransfer else {
-            return CallOutcome(head: head, answer: answer, body: try await collectAnswer(body, of: head, limit: configuration.maximumBodySize))
+            return CallOutcome(head: head, answer: answer, body: try await collectResponseBody(body, of: head, limit: configuration.maximumBodySize))
         }
         var outcome = CallOutcome(head: head, answer: answer)
         switch call.destination {

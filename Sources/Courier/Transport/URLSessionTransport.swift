@@ -121,7 +121,7 @@ public struct URLSessionTransport: CourierTransport {
     /// such a connection before reusing it.
     private func performResendingOnce(
         _ urlRequest: URLRequest, upload: UploadBody?, attempt: TransportAttempt
-    ) async throws -> URLSessionTransportDelegate.Transfer.Answer {
+    ) async throws -> URLSessionTransportDelegate.Reception.Reply {
         // A transfer's timeout is URLSession's idle timeout, set on the request; any other's is a deadline.
         let deadline = attempt.isTransfer ? nil : attempt.deadline
         let (limit, streams) = (attempt.maximumBodySize, attempt.isTransfer)
@@ -138,7 +138,7 @@ public struct URLSessionTransport: CourierTransport {
     /// Runs a data task, cancelling it as soon as the calling task is cancelled or the deadline passes.
     private func perform(
         _ urlRequest: URLRequest, upload: UploadBody?, deadline: Deadline?, limit: Int, streams: Bool
-    ) async throws -> URLSessionTransportDelegate.Transfer.Answer {
+    ) async throws -> URLSessionTransportDelegate.Reception.Reply {
         let task = session.dataTask(with: urlRequest)
         upload?.attach(to: task)
         #if canImport(Darwin)
@@ -148,20 +148,20 @@ public struct URLSessionTransport: CourierTransport {
         // FoundationNetworking restarts a suspended task's transfer on resume: the buffer's file is the flow control.
         let pause: (@Sendable (Bool) -> Void)? = nil
         #endif
-        let transfer = URLSessionTransportDelegate.Transfer(
+        let reception = URLSessionTransportDelegate.Reception(
             limit: limit, deadline: deadline, streams: streams, cancel: { task.cancel() }, pause: pause)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                transfer.start(continuation)
-                delegate.register(transfer, for: task)
+                reception.start(continuation)
+                delegate.register(reception, for: task)
                 task.resume()
                 if let deadline {
                     let timer = deadline.schedule {
-                        transfer.timeOut()
+                        reception.timeOut()
                         task.cancel()
                     }
                     // Done before the timer was set: cancel it now.
-                    if transfer.keep(timer) == false { timer.cancel() }
+                    if reception.keep(timer) == false { timer.cancel() }
                 }
                 if Task.isCancelled { task.cancel() }
             }

@@ -5,11 +5,11 @@ import FoundationNetworking
 #endif
 
 /// The session delegate of ``URLSessionTransport``: collects each task's body within its limit (or
-/// streams a transfer's body as it arrives), refuses redirects, and finishes each task's ``Transfer``
+/// streams a transfer's body as it arrives), refuses redirects, and finishes each task's ``Reception``
 /// exactly once.
-// @unchecked: the only state is `transfers`, behind a lock; each Transfer locks its own state.
+// @unchecked: the only state is `receptions`, behind a lock; each Reception locks its own state.
 final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let transfers = Locked<[Int: Transfer]>([:])
+    private let receptions = Locked<[Int: Reception]>([:])
     /// The transport's server trust, applied to server-trust challenges; nil for the system's.
     private let trust: URLSessionTrust?
 
@@ -17,25 +17,25 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
         self.trust = trust
     }
 
-    func register(_ transfer: Transfer, for task: URLSessionTask) {
-        transfers.withLock { $0[task.taskIdentifier] = transfer }
+    func register(_ reception: Reception, for task: URLSessionTask) {
+        receptions.withLock { $0[task.taskIdentifier] = reception }
     }
 
-    private func transfer(for task: URLSessionTask) -> Transfer? {
-        transfers.withLock { $0[task.taskIdentifier] }
+    private func reception(for task: URLSessionTask) -> Reception? {
+        receptions.withLock { $0[task.taskIdentifier] }
     }
 
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
-        let accepted = transfer(for: dataTask)?.receive(response) ?? true
+        let accepted = reception(for: dataTask)?.receive(response) ?? true
         completionHandler(accepted ? .allow : .cancel)
         if !accepted { dataTask.cancel() }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        if transfer(for: dataTask)?.append(data) == false { dataTask.cancel() }
+        if reception(for: dataTask)?.append(data) == false { dataTask.cancel() }
     }
 
     func urlSession(
@@ -56,7 +56,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
         else { return completionHandler(.performDefaultHandling, nil) }
         if let failure = trust.evaluate(serverTrust, host: challenge.protectionSpace.host) {
             // The task's failure says why: its own error would only say "cancelled".
-            self.transfer(for: task)?.fail(failure)
+            self.reception(for: task)?.fail(failure)
             return completionHandler(.cancelAuthenticationChallenge, nil)
         }
         completionHandler(.useCredential, URLCredential(trust: serverTrust))
@@ -64,17 +64,17 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
     #endif
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
-        transfer?.complete(error: error, response: task.response)
+        let reception = receptions.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        reception?.complete(error: error, response: task.response)
     }
 
     /// One task's response and body as they arrive, and the continuation they end in: the whole
     /// body gathered within the limit, or, for a transfer, the head at once and the body as a stream.
-    final class Transfer: Sendable {
-        typealias Answer = (URLResponse, HTTPBody)
+    final class Reception: Sendable {
+        typealias Reply = (URLResponse, HTTPBody)
 
         private struct State {
-            var continuation: CheckedContinuation<Answer, any Error>?
+            var continuation: CheckedContinuation<Reply, any Error>?
             var body: BodyAccumulator?
             /// A streamed body's bytes on their way to its reader.
             var streamed: ResponseBuffer?
@@ -111,11 +111,11 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
             state = Locked(State())
         }
 
-        func start(_ continuation: CheckedContinuation<Answer, any Error>) {
+        func start(_ continuation: CheckedContinuation<Reply, any Error>) {
             state.withLock { $0.continuation = continuation }
         }
 
-        /// Keeps the timer to cancel on completion; false when the transfer already finished.
+        /// Keeps the timer to cancel on completion; false when the reception already finished.
         func keep(_ timer: DeadlineTimer.Token) -> Bool {
             state.withLock { state in
                 if !state.finished { state.timer = timer }
@@ -168,7 +168,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
         /// Adds body bytes; false once the body is over the limit.
         func append(_ data: Data) -> Bool {
             if let streamed = state.withLock({ $0.failure == nil ? $0.streamed : nil }) {
-                // Outside the transfer's lock: the buffer may write to its file.
+                // Outside the reception's lock: the buffer may write to its file.
                 streamed.append(data)
                 return true
             }
@@ -200,7 +200,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
                     state.timer = nil
                     state.body = nil
                 }
-                let result: Result<Answer, any Error>
+                let result: Result<Reply, any Error>
                 if state.prefixComplete, let response = state.response {
                     result = .success((response, HTTPBody(state.body?.data ?? Data())))
                 } else if let failure = state.failure {
