@@ -51,7 +51,7 @@ func load(_ id: Int, client: Client) async -> String {
 // request, the status and headers, a bounded body snippet and the cause.
 func report(_ error: CourierError) -> [String: String] {
     [
-        "kind": error.kind.identifier,                 // "decodingFailed", "timedOut", "server"…
+        "kind": error.kind.description,                // "decodingFailed", "timedOut", "server"…
         "endpoint": error.endpoint ?? "-",             // "GetPost": bounded, safe as a label
         "request": error.request?.description ?? "-", // "GET https://api.example.com/posts/2"
         "status": error.status.map { "\($0.code)" } ?? "-",

@@ -1,7 +1,7 @@
 /// Where a response's value came from.
 public struct ResponseSource: Sendable, Hashable, CustomStringConvertible {
-    /// A short identifier: `network`, `cache`, `revalidated` or `stale`.
-    public let identifier: String
+    /// A short name: `network`, `cache`, `revalidated` or `stale` (read it as ``description``).
+    package let identifier: String
     private init(_ identifier: String) { self.identifier = identifier }
 
     /// Fetched from the server.
@@ -13,6 +13,6 @@ public struct ResponseSource: Sendable, Hashable, CustomStringConvertible {
     /// Served from the cache although it is out of date, because the network failed.
     public static let stale = ResponseSource("stale")
 
-    /// The identifier.
+    /// A short name, safe as a metric label: `network`, `cache`, `revalidated` or `stale`.
     public var description: String { identifier }
 }

@@ -12,8 +12,8 @@ extension CourierError {
 
     /// The precise stage or reason of a failure.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        /// A stable, short identifier, safe to use as a metric label.
-        public let identifier: String
+        /// The stable, short name ``description`` gives.
+        package let identifier: String
         private init(_ identifier: String) { self.identifier = identifier }
 
         /// Offline, DNS failure, connection refused or host unreachable.
@@ -59,7 +59,7 @@ extension CourierError {
 
         /// A write kept for one user while another one (or nobody) is signed in: it was not sent.
         package static let keptForAnotherUser = Kind("keptForAnotherUser")
-        /// The identifier.
+        /// A stable, short name, safe to use as a metric label: `noConnection`, `timedOut`…
         public var description: String { identifier }
     }
 }
