@@ -183,10 +183,7 @@ extension CacheStorageConformance {
     }
 
     private func leastRecentlyUsed(_ storage: any CacheStorage, _ r: Recorder) async throws {
-        let keys = ["a", "b", "c", "d"].map { Fixtures.key($0) }
-        let a = try r.require(try await Fixtures.put(storage, keys[0], body: Data(count: 1000)), "the first body was not stored")
-        try await Fixtures.put(storage, keys[1], body: Data(count: 1000))
-        try await Fixtures.put(storage, keys[2], body: Data(count: 1000))
+        let (keys, a) = try await fillToTheLimit(storage, r)
         // A use recorded long enough ago that the storage records this one.
         await storage.recordUse(of: Fixtures.used(a, at: .distantPast))
         let outcome = try await storage.store(Fixtures.response(keys[3]), body: .bytes(Data(count: 1000)))
@@ -200,6 +197,16 @@ extension CacheStorageConformance {
         r.expect(total <= Self.roomForThree, "total bytes \(total) over the limit \(Self.roomForThree)")
     }
 
+    /// Stores three 1000-byte bodies under `a`, `b` and `c`, which fill ``roomForThree``; the keys
+    /// (`d` fourth, not stored) and the first variant.
+    private func fillToTheLimit(_ storage: any CacheStorage, _ r: Recorder) async throws -> (keys: [CacheKey], first: CachedMetadata) {
+        let keys = ["a", "b", "c", "d"].map { Fixtures.key($0) }
+        let first = try r.require(try await Fixtures.put(storage, keys[0], body: Data(count: 1000)), "the first body was not stored")
+        try await Fixtures.put(storage, keys[1], body: Data(count: 1000))
+        try await Fixtures.put(storage, keys[2], body: Data(count: 1000))
+        return (keys, first)
+    }
+
     private func oldestFirst(_ storage: any CacheStorage, _ r: Recorder) async throws {
         let keys = (0..<6).map { Fixtures.key("item\($0)") }
         var evicted = 0
@@ -211,10 +218,7 @@ extension CacheStorageConformance {
     }
 
     private func revalidationIsAUse(_ storage: any CacheStorage, _ r: Recorder) async throws {
-        let keys = ["a", "b", "c", "d"].map { Fixtures.key($0) }
-        let a = try r.require(try await Fixtures.put(storage, keys[0], body: Data(count: 1000)), "the first body was not stored")
-        try await Fixtures.put(storage, keys[1], body: Data(count: 1000))
-        try await Fixtures.put(storage, keys[2], body: Data(count: 1000))
+        let (keys, a) = try await fillToTheLimit(storage, r)
         _ = try await storage.updateHeaders(of: a, headers: a.headers, requestTime: .now, responseTime: .now)
         try await Fixtures.put(storage, keys[3], body: Data(count: 1000))
         r.expect(try await storage.variants(of: keys[0]).count, equals: 1, "the oldest variant, revalidated since, after an eviction")

@@ -1,4 +1,5 @@
 @testable import CourierCache
+@testable import CourierCacheTesting
 import Foundation
 import GRDB
 import HTTPTypes
@@ -22,22 +23,9 @@ enum StoreFixtures {
         CacheKey(method: method, normalizedURL: "https://api.example.com/\(path)", partition: partition)
     }
 
-    /// Random bytes, always containing NUL bytes.
-    ///
-    /// Eight bytes a step of a xorshift generator seeded once: a system call a byte starved the
-    /// other tests of their threads under Thread Sanitizer.
-    static func randomBody(_ count: Int) -> Data {
-        var state = UInt64.random(in: 1 ... .max)
-        var bytes = [UInt8](repeating: 0, count: count)
-        for index in stride(from: 0, to: count, by: 8) {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            for offset in 0..<min(8, count - index) { bytes[index + offset] = UInt8(truncatingIfNeeded: state >> (offset * 8)) }
-        }
-        if count > 2 { bytes[0] = 0; bytes[count / 2] = 0 }
-        return Data(bytes)
-    }
+    /// Random bytes, always containing NUL bytes (the conformance checks' generator: a system call
+    /// a byte starved the other tests of their threads under Thread Sanitizer).
+    static func randomBody(_ count: Int) -> Data { Fixtures.body(count) }
 
     /// Writes a row for `url` as a foreign or damaged program might (`vary`, `status`, `bodySize` as SQL
     /// literals), beside what the store wrote.
