@@ -67,6 +67,15 @@ func cacheMicroCases(iterations: Int) throws -> [MicroCase] {
             guard response.status == .ok, let body else { throw BenchError("HTTPCache alone: status \(response.status.code)") }
             _ = try await Data(collecting: body, upTo: 1 << 20)
         },
+        MicroCase(name: "cache: a no-store miss, HTTPCache alone (its middleware face: no client, no decode)", iterations: iterations) {
+            counter &+= 1
+            let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/cached.json?u=\(counter)")
+            let (response, body) = try await hitsAlone.intercept(request, body: nil, baseURL: baseURL, operationID: "feed") { _, _, _ in
+                (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json", .cacheControl: "no-store"]), HTTPBody(Fixtures.cached))
+            }
+            guard response.status == .ok, let body else { throw BenchError("HTTPCache alone: status \(response.status.code)") }
+            _ = try await Data(collecting: body, upTo: 1 << 20)
+        },
         MicroCase(name: "cache: the SQLite store's lookup alone, a 2 KB variant with its body", iterations: iterations) {
             if storedKeys.isEmpty { storedKeys = try await hitStore.entries(in: nil).map(\.key) }
             guard !storedKeys.isEmpty else { throw BenchError("nothing stored: run it with the hit case, which fills the store") }
