@@ -13,8 +13,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     }
     if let json = try? JSON(data: body) {
         _ = json[path: "data.members.0.name"]
-        _ = json.status
-        _ = json.message
+        _ = json["status"]?.string
+        _ = json["message"]?.string
     }
     let decoder = JSONDecoder()
     _ = (try? decoder.decode(CodeMessageEnvelope<JSON>.self, from: body))?.payload()
