@@ -9,6 +9,9 @@ import Testing
 /// Where an answer came from travels back up the chain in the answer itself: to the middleware
 /// above the cache, to an app's own `ClientMiddleware` (through the context's report), and to a
 /// generated client's caller (through the context it set).
+///
+/// Stored answers stay fresh for a day: under Thread Sanitizer beside the whole suite, one of these
+/// tests once took 77 s between its two calls, past a 60 s `max-age`.
 @Suite struct AnswerTests {
     private static let baseURL = URL(string: "https://api.example.com")
     private static let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/feed")
@@ -18,7 +21,7 @@ import Testing
     }
 
     private static func fresh(_ text: String) -> Answer {
-        Answer(response: HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=60"]), body: HTTPBody(text))
+        Answer(response: HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=86400"]), body: HTTPBody(text))
     }
 
     @Test func theCachesAnswerSaysItCameFromTheCache() async throws {
@@ -77,7 +80,7 @@ import Testing
         let seen = Locked<[ResponseSource]>([])
         let client = Client(
             baseURL: try #require(Self.baseURL),
-            transport: StubTransport.answering(headers: [.contentType: "application/json", .cacheControl: "max-age=60"], body: "{}"),
+            transport: StubTransport.answering(headers: [.contentType: "application/json", .cacheControl: "max-age=86400"], body: "{}"),
             middlewares: [SourceReader(seen: seen), Self.cache()]
         ) { $0.cachePolicy = .followHTTP }
         let first = try await client.response(for: Feed())
@@ -96,7 +99,7 @@ import Testing
             let ((_, body), report) = try await RequestContext.$current.withValue(context) {
                 try await RequestContext.reporting {
                     try await cache.intercept(Self.request, body: nil, baseURL: baseURL, operationID: "feed") { _, _, _ in
-                        (HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=60"]), HTTPBody("feed"))
+                        (HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=86400"]), HTTPBody("feed"))
                     }
                 }
             }
