@@ -184,16 +184,6 @@ extension CacheStorage {
     /// One user's device or process.
     public var sharing: CacheSharing { .private }
 
-    /// The variant `select` picks among the stored variants of `key`, with its body when that is
-    /// at most `inlineBodyLimit` bytes.
-    package func lookup(
-        _ key: CacheKey, inlineBodyLimit: Int = 64 * 1024, select: ([CachedMetadata]) -> CachedMetadata?
-    ) async throws -> StoredVariant? {
-        let variants = try await variants(of: key, inlineBodyLimit: inlineBodyLimit)
-        guard let chosen = select(variants.map(\.metadata)) else { return nil }
-        return variants.last { $0.metadata.id == chosen.id }
-    }
-
     /// Every stored variant of `key`, metadata only.
     package func variants(for key: CacheKey) async throws -> [CachedMetadata] {
         try await variants(of: key, inlineBodyLimit: -1).map(\.metadata)

@@ -21,7 +21,7 @@ import Testing
             #expect(variants.count == 1)
             #expect(variants.first?.body == Data("kept".utf8))
             #expect(variants.first?.metadata.headers == StoreFixtures.headers)
-            let found = try #require(try await reopened.lookup(key, select: { $0.last }))
+            let found = try #require(try await reopened.variants(of: key, inlineBodyLimit: 64 * 1024).last)
             #expect(found.body == Data("kept".utf8))
         }
     }
