@@ -14,8 +14,10 @@ extension blocks, `@_spi` symbols, and `package`, `internal` or `@usableFromInli
 The user-facing count leaves out what a user never writes against on its own: a protocol
 requirement's default implementation (the requirement is counted, once), and the witnesses of the
 standard library's and Foundation's protocols a type conforms to (`description`, `customMirror`,
-`init(from:)`, `encode(to:)`, the literal initializers, `makeAsyncIterator()` and `next()`,
-`rawValue`, `allCases`, `id`, `errorDescription`, ...: see STANDARD_WITNESSES).
+`init(from:)`, `encode(to:)`, the literal initializers, a sequence's `makeAsyncIterator()`, its
+iterator type and `next()`, `rawValue`, `allCases`, `id`, `errorDescription`, ...: see
+STANDARD_WITNESSES), and of swift-openapi-runtime's `ClientTransport` and `ClientMiddleware`, which
+a generated client calls (OPENAPI_WITNESSES).
 
     python3 .ci/public-surface.py                  # prints both counts for Courier
     python3 .ci/public-surface.py --list           # and every symbol, by kind (* = not user-facing)
@@ -72,6 +74,17 @@ STANDARD_WITNESSES = {
     "AsyncIteratorProtocol": {"next()", "next(isolation:)", "Element", "Failure"},
     "CodingKey": {"stringValue", "intValue", "init(stringValue:)", "init(intValue:)"},
 }
+
+# swift-openapi-runtime's protocols, which Courier's transports and middlewares conform to so that a
+# generated client can use them: the client calls these members, a user never does.
+OPENAPI_WITNESSES = {
+    "ClientTransport": {"send(_:body:baseURL:operationID:)"},
+    "ClientMiddleware": {"intercept(_:body:baseURL:operationID:next:)"},
+}
+
+WITNESSES = STANDARD_WITNESSES | OPENAPI_WITNESSES
+SEQUENCES = {"Sequence", "AsyncSequence"}
+ITERATORS = {"IteratorProtocol", "AsyncIteratorProtocol"}
 
 
 def dump_symbol_graphs(package_path: str, module: str) -> str:
@@ -138,10 +151,16 @@ def public_symbols(graph_dir: str, module: str) -> dict:
                 continue
             components = symbol.get("pathComponents", [])
             owner = owners.get(".".join(components[:-1]))
-            name = symbol["names"]["title"] if kind.endswith("func.op") is False else symbol["names"]["title"]
+            # A nested type's title is qualified ("EventStream.Element"); a witness is matched by its own name.
+            name = components[-1] if components else symbol["names"]["title"]
             witness = any(
-                name in STANDARD_WITNESSES.get(protocol, set()) for protocol in conformances.get(owner, set())
+                name in WITNESSES.get(protocol, set()) for protocol in conformances.get(owner, set())
             ) if owner else False
+            # A sequence's iterator type is its `makeIterator()`'s plumbing, whatever it is named.
+            witness = witness or (
+                ITERATORS & conformances.get(identifier, set()) != set()
+                and SEQUENCES & conformances.get(owner, set()) != set()
+            )
             default = any(source == identifier and target in requirements for source, target in defaults)
             symbols[identifier] = (kind.removeprefix("swift."), ".".join(components), not (witness or default))
     return symbols

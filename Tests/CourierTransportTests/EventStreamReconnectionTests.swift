@@ -188,7 +188,8 @@ import Testing
                 request.header("Last-Event-ID") == nil ? .text("retry: 4000\n" + Self.event(1), contentType: "text/event-stream") : .status(204)
             }
             let clock = ManualClock()
-            let reconnection = EventStreamReconnection(initialDelay: .milliseconds(1), maximumDelay: .seconds(60), maximumFailures: 3, clock: clock)
+            let reconnection = EventStreamReconnection(initialDelay: .milliseconds(1), maximumDelay: .seconds(60), maximumFailures: 3)
+                .waiting(on: clock)
             let received = Level()
             let reader = Task {
                 var ids: [Int] = []

@@ -46,7 +46,7 @@ public struct MultipartForm: Sendable {
     }
 
     /// The parts, in the order they are sent.
-    public var parts: [Part]
+    package var parts: [Part]
     /// The delimiter between parts: random, so no file's bytes contain it by chance.
     let boundary = "courier-" + UUID().uuidString
 

@@ -31,7 +31,7 @@ import OpenAPIRuntime
 /// ```
 public struct TokenRefreshMiddleware: ClientMiddleware, CourierMiddleware {
     /// Decides whether a response says the credentials are no longer valid.
-    public typealias TokenFailurePredicate = @Sendable (_ response: HTTPResponse, _ context: RequestContext?) -> Bool
+    typealias TokenFailurePredicate = @Sendable (_ response: HTTPResponse, _ context: RequestContext?) -> Bool
 
     /// The credentials refreshed and read.
     let store: CredentialStore
@@ -46,7 +46,7 @@ public struct TokenRefreshMiddleware: ClientMiddleware, CourierMiddleware {
     ///     throwing a refusal (see above) ends the session, any other error keeps it.
     public init(
         store: CredentialStore,
-        isTokenFailure: @escaping TokenFailurePredicate = TokenRefreshMiddleware.isTokenFailure,
+        isTokenFailure: @escaping @Sendable (_ response: HTTPResponse, _ context: RequestContext?) -> Bool = TokenRefreshMiddleware.isTokenFailure,
         refresh: @escaping @Sendable (Credentials) async throws -> Credentials
     ) {
         self.store = store

@@ -11,11 +11,11 @@ public struct CachePolicy: Sendable, Hashable, CustomStringConvertible {
     package let mode: Mode
     /// How stale a stored response may be to answer when the network fails, for calls with this
     /// policy; nil leaves it to the cache (`HTTPCache.offlineAllowance`). Set with ``allowingOffline(upTo:)``.
-    public private(set) var offlineAllowance: Duration?
+    package private(set) var offlineAllowance: Duration?
 
     /// Query items left out of the cache key for calls with this policy, beside the cache's own
     /// (`HTTPCache.ignoredQueryItems`). Set with ``ignoringQueryItems(_:)``.
-    public private(set) var ignoredQueryItems: Set<String> = []
+    package private(set) var ignoredQueryItems: Set<String> = []
 
     package init(_ mode: Mode) { self.mode = mode }
 

@@ -36,10 +36,36 @@ public struct RetryPolicy: Sendable {
     /// The longest `Retry-After` honoured; a longer one ends the retries and returns the response.
     public var maximumRetryAfter: Duration
     /// Methods retried unless the endpoint declares itself not idempotent.
+    ///
+    /// By default the methods RFC 9110 §9.2.2 defines as idempotent, which have the effect of one
+    /// request when sent twice:
+    /// - GET, HEAD, OPTIONS, TRACE: safe, they change nothing on the server.
+    /// - PUT: replaces a resource with the same representation each time.
+    /// - DELETE: a second delete leaves the resource as deleted as the first.
+    ///
+    /// POST and PATCH are absent: repeating them may create or change twice.
     public var retryableMethods: Set<HTTPRequest.Method>
     /// Status codes that signal a temporary condition.
+    ///
+    /// By default the statuses that say "try again later":
+    /// - 408 Request Timeout: the server gave up waiting for the request; a new one may arrive in time.
+    /// - 429 Too Many Requests: rate limited; usually comes with `Retry-After`.
+    /// - 500 Internal Server Error: often a transient fault (a failed dependency, a deploy in progress).
+    /// - 502 Bad Gateway: a proxy could not reach the origin, e.g. while it restarts.
+    /// - 503 Service Unavailable: overloaded or in maintenance; usually comes with `Retry-After`.
+    /// - 504 Gateway Timeout: a proxy gave up waiting for the origin.
+    ///
+    /// To add one, start from the default: `policy.retryableStatuses.insert(409)`.
     public var retryableStatuses: Set<Int>
     /// Error kinds that signal a temporary condition; ``CourierError/Kind/cancelled`` is ignored here.
+    ///
+    /// By default the kinds that say the network, not the request, failed:
+    /// - ``CourierError/Kind/connectionLost``: a reused keep-alive connection closed by the server, a
+    ///   reset in flight; a fresh connection usually succeeds.
+    /// - ``CourierError/Kind/noConnection``: connection refused or host unreachable, as while a server
+    ///   restarts or a network switches (Wi-Fi to cellular).
+    /// - ``CourierError/Kind/timedOut``: one attempt took too long; a slow server or a lost packet may
+    ///   not repeat.
     public var retryableErrorKinds: Set<CourierError.Kind>
     /// Where the jitter comes from; tests fix it.
     package var random = RandomSource.system
@@ -80,36 +106,11 @@ public struct RetryPolicy: Sendable {
     /// One attempt: never retries.
     public static let none = RetryPolicy(maximumAttempts: 1)
 
-    /// The methods RFC 9110 §9.2.2 defines as idempotent: sending them twice has the effect of once.
-    ///
-    /// - GET, HEAD, OPTIONS, TRACE: safe, they change nothing on the server.
-    /// - PUT: replaces a resource with the same representation each time.
-    /// - DELETE: a second delete leaves the resource as deleted as the first.
-    ///
-    /// POST and PATCH are absent: repeating them may create or change twice.
-    public static let idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .put, .delete, .options, .trace]
-
-    /// The statuses that say "try again later".
-    ///
-    /// - 408 Request Timeout: the server gave up waiting for the request; a new one may arrive in time.
-    /// - 429 Too Many Requests: rate limited; usually comes with `Retry-After`.
-    /// - 500 Internal Server Error: often a transient fault (a failed dependency, a deploy in progress).
-    /// - 502 Bad Gateway: a proxy could not reach the origin, e.g. while it restarts.
-    /// - 503 Service Unavailable: overloaded or in maintenance; usually comes with `Retry-After`.
-    /// - 504 Gateway Timeout: a proxy gave up waiting for the origin.
-    public static let temporaryStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
-
-    /// The error kinds that say the network, not the request, failed.
-    ///
-    /// - ``CourierError/Kind/connectionLost``: a reused keep-alive connection closed by the server, a
-    ///   reset in flight; a fresh connection usually succeeds.
-    /// - ``CourierError/Kind/noConnection``: connection refused or host unreachable, as while a server
-    ///   restarts or a network switches (Wi-Fi to cellular).
-    /// - ``CourierError/Kind/timedOut``: one attempt took too long; a slow server or a lost packet may
-    ///   not repeat.
-    ///
-    /// Never ``CourierError/Kind/cancelled``: the caller no longer wants the answer.
-    public static let temporaryErrorKinds: Set<CourierError.Kind> = [.connectionLost, .noConnection, .timedOut]
+    // The defaults of `init`, named for the places that read them (a public default argument can
+    // only name what the module exports or marks `@usableFromInline`); apps read `RetryPolicy.default`.
+    @usableFromInline package static let idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .put, .delete, .options, .trace]
+    @usableFromInline package static let temporaryStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
+    @usableFromInline package static let temporaryErrorKinds: Set<CourierError.Kind> = [.connectionLost, .noConnection, .timedOut]
 }
 
 extension RetryPolicy {

@@ -16,7 +16,7 @@ public struct EventStreamFormat: Sendable, Hashable, CustomStringConvertible {
     public static let jsonLines = EventStreamFormat(kind: .jsonLines)
 
     /// The media type the request asks for in `Accept`.
-    public var mediaType: String {
+    package var mediaType: String {
         switch kind {
         case .serverSentEvents: "text/event-stream"
         case .jsonLines: "application/x-ndjson"

@@ -18,7 +18,7 @@ public struct EventStreamReconnection: Sendable {
     /// The statuses that are worth connecting again for; any other error status ends the stream.
     public var retryableStatuses: Set<Int>
     /// What the waits are measured on: a `ManualClock` in tests.
-    public var clock: any Clock<Duration>
+    package var clock: any Clock<Duration> = ContinuousClock()
     /// Whether the stream connects again at all.
     var reconnects = true
 
@@ -36,22 +36,20 @@ public struct EventStreamReconnection: Sendable {
     ///   - minimumDelay: The shortest wait between two connections; 1 s (a test may lower it).
     ///   - maximumDelay: The longest wait between two attempts.
     ///   - maximumFailures: How many failed connections in a row end the stream; nil for no limit.
-    ///   - retryableStatuses: The error statuses worth connecting again for.
-    ///   - clock: The clock the waits are measured on.
+    ///   - retryableStatuses: The error statuses worth connecting again for: by default those of
+    ///     ``RetryPolicy/retryableStatuses``.
     public init(
         initialDelay: Duration = .seconds(3),
         minimumDelay: Duration = .seconds(1),
         maximumDelay: Duration = .seconds(60),
         maximumFailures: Int? = 10,
-        retryableStatuses: Set<Int> = RetryPolicy.temporaryStatuses,
-        clock: any Clock<Duration> = ContinuousClock()
+        retryableStatuses: Set<Int> = RetryPolicy.temporaryStatuses
     ) {
         self.initialDelay = initialDelay
         self.minimumDelay = minimumDelay
         self.maximumDelay = maximumDelay
         self.maximumFailures = maximumFailures
         self.retryableStatuses = retryableStatuses
-        self.clock = clock
     }
 
     /// Whether a failure is worth connecting again for: a lost, refused or timed-out connection, or a

@@ -10,10 +10,11 @@ import Tracing
 /// ``Client/Configuration/telemetry``; ``TelemetryMiddleware``, ``AttemptTelemetryMiddleware``,
 /// the retry, token refresh and cache middlewares all read it from the call.
 public struct Telemetry: Sendable {
+    // Given once, to `init`; the middlewares read them.
     /// The metrics backend; nil means `MetricsSystem.factory`.
-    public var metrics: (any MetricsFactory)?
+    package var metrics: (any MetricsFactory)?
     /// The tracer; nil means `InstrumentationSystem.tracer`.
-    public var tracer: (any Tracer)?
+    package var tracer: (any Tracer)?
 
     /// Telemetry to the given backends, or to the process-wide ones.
     public init(metrics: (any MetricsFactory)? = nil, tracer: (any Tracer)? = nil) {

@@ -21,7 +21,7 @@ import FoundationNetworking
 /// URLSession request in the process. Stream large uploads over `AsyncHTTPClientTransport`.
 public struct URLSessionTransport: CourierTransport {
     /// The session requests run on; its delegate belongs to the transport.
-    public var session: URLSession { lifetime.session }
+    package var session: URLSession { lifetime.session }
 
     private let lifetime: SessionLifetime
     private var delegate: URLSessionTransportDelegate { lifetime.delegate }

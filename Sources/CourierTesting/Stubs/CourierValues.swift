@@ -21,3 +21,13 @@ extension StreamedEvent {
         try withValue(transform)
     }
 }
+
+extension EventStreamReconnection {
+    /// The same policy with its waits measured on `clock`, so a test moves an event stream's
+    /// reconnections forward with a ``ManualClock`` instead of waiting for them.
+    public func waiting(on clock: some Clock<Duration>) -> EventStreamReconnection {
+        var copy = self
+        copy.clock = clock
+        return copy
+    }
+}

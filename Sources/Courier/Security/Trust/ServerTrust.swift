@@ -20,12 +20,13 @@ import Foundation
 /// ``CourierError/Kind/serverTrust`` error), never skips it. A server that fails it fails the call
 /// with ``CourierError/Kind/serverTrust``, which is never retried.
 public struct ServerTrust: Sendable, Hashable {
-    /// Whether the system's root certificates are trusted; off, only ``roots`` are.
-    public var trustsSystemRoots = true
+    // Set through `adding(roots:)`, `only(roots:)` and `pin(_:to:)`; read by the transports.
+    /// Whether the system's root certificates are trusted; off, only `roots` are.
+    package var trustsSystemRoots = true
     /// Root certificates (PEM) trusted besides the system's, or instead of them.
-    public var roots: [String] = []
+    package var roots: [String] = []
     /// The accepted pins of each host (its name in ASCII, lowercased, without a trailing dot), in `sha256/<Base64>` form.
-    public private(set) var pins: [String: Set<String>] = [:]
+    package private(set) var pins: [String: Set<String>] = [:]
     /// The certificate and key this client presents when a server asks for one (mutual TLS).
     public var clientIdentity: ClientIdentity?
 
@@ -102,10 +103,11 @@ public struct ServerTrust: Sendable, Hashable {
 
 /// A certificate chain and private key, in PEM, that a client presents for mutual TLS.
 public struct ClientIdentity: Sendable, Hashable {
+    // Read by the transports alone: an app that holds an identity has no reason to read its key back.
     /// The client's certificate first, then any intermediates.
-    public var certificateChainPEM: [String]
+    package var certificateChainPEM: [String]
     /// The certificate's private key (PKCS #8 or the key type's own PEM).
-    public var privateKeyPEM: String
+    package var privateKeyPEM: String
 
     /// Creates an identity from PEM text.
     public init(certificateChainPEM: [String], privateKeyPEM: String) {
