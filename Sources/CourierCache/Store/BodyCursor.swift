@@ -18,7 +18,7 @@ final class BodyCursor {
     /// Opens the body of row `entryID`, which must still be a variant of `key` (after a damaged
     /// file is replaced, ids start over); nil when it isn't, or is shorter than `offsets`.
     init?(path: String, entryID: Int64, key: CacheKey, offsets: Range<Int>) throws {
-        let handle = try Self.open(path)
+        let handle = try SQLiteCalls.openReadOnly(path)
         self.handle = handle
         offset = offsets.lowerBound
         end = offsets.upperBound
@@ -60,41 +60,18 @@ final class BodyCursor {
     }
 
     /// The body size of row `entryID` when it is a variant of `key` with a body; nil otherwise.
-    /// A read-only connection to `path`, waiting for locks as the store's other connections do.
-    private static func open(_ path: String) throws -> OpaquePointer {
-        var opened: OpaquePointer?
-        let code = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
-        guard code == SQLITE_OK, let handle = opened else {
-            let error = SQLiteCalls.error(code, opened)
-            sqlite3_close_v2(opened)
-            throw error
-        }
-        // As the store's other connections (see `CacheStore.configuration()`).
-        sqlite3_busy_timeout(handle, 5000)
-        return handle
-    }
-
     private static func bodySize(of entryID: Int64, key: CacheKey, _ handle: OpaquePointer) throws -> Int? {
-        var prepared: OpaquePointer?
-        let sql = """
+        let statement = try SQLiteCalls.prepare(
+            """
             SELECT entry.bodySize FROM entry JOIN body ON body.entryId = entry.id
             WHERE entry.id = ? AND entry.partitionKey = ? AND entry.url = ? AND entry.method = ?
-            """
-        let code = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
-        guard code == SQLITE_OK, let statement = prepared else {
-            sqlite3_finalize(prepared)
-            throw SQLiteCalls.error(code, handle)
-        }
+            """, on: handle, persistent: false)
         defer { sqlite3_finalize(statement) }
         sqlite3_bind_int64(statement, 1, entryID)
         try SQLiteCalls.bind(key.partition, at: 2, of: statement, handle)
         try SQLiteCalls.bind(key.url, at: 3, of: statement, handle)
         try SQLiteCalls.bind(key.method, at: 4, of: statement, handle)
-        switch sqlite3_step(statement) {
-        case SQLITE_ROW: return Int(sqlite3_column_int64(statement, 0))
-        case SQLITE_DONE: return nil
-        case let failure: throw SQLiteCalls.error(failure, handle)
-        }
+        return try SQLiteCalls.step(statement, handle) ? Int(sqlite3_column_int64(statement, 0)) : nil
     }
 
     private func close() {

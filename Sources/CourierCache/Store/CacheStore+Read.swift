@@ -1,75 +1,44 @@
 import Courier
 import Foundation
 import GRDB
+import GRDBSQLite
 import OpenAPIRuntime
 
 extension CacheStore {
     /// Every stored variant of `key` with its body when small, in one statement; rows that fail
     /// to decode (a damaged or foreign file) and rows without a body are skipped, never trapped on.
     ///
-    /// The read goes through one of the pool's readers, which in WAL mode never waits for a writer
-    /// (see `read(_:_:)`).
+    /// The read runs on the calling thread, on one of the lookups' own connections (see
+    /// ``LookupReaders``), which in WAL mode never wait for a writer; a read that finds the file
+    /// damaged is read again from the fresh file that replaced it.
     public func variants(of key: CacheKey, inlineBodyLimit: Int) async throws -> [StoredVariant] {
-        try read("lookup") { db in
-            let rows = try Row.fetchCursor(
-                db.cachedStatement(sql: Self.lookupSQL), arguments: [inlineBodyLimit, key.partition, key.url, key.method])
-            var variants: [StoredVariant] = []
-            while let row = try rows.next() {
-                guard (row[9] as Bool?) == true, let metadata = try Self.metadata(from: row, key: key) else { continue }
-                variants.append(StoredVariant(metadata: metadata, body: row[10]))
-            }
-            return variants
+        do {
+            return try lookup(key, inlineBodyLimit: inlineBodyLimit)
+        } catch where Self.isDamage(error) && database.current != nil {
+            return try lookup(key, inlineBodyLimit: inlineBodyLimit)
         }
     }
 
-    /// The lookup: the variants of a key, whether each has its body, and the body when small.
-    /// Parameters: the inline body limit, then the partition, URL and method.
-    private static let lookupSQL = """
-        SELECT entry.id, entry.vary, entry.status, entry.headers, entry.requestTime, entry.responseTime,
-            entry.bodySize, entry.storedAt, entry.lastAccess,
-            body.entryId IS NOT NULL, CASE WHEN entry.bodySize <= ? THEN body.data END
-        FROM entry LEFT JOIN body ON body.entryId = entry.id
-        WHERE entry.partitionKey = ? AND entry.url = ? AND entry.method = ? ORDER BY entry.id
-        """
+    private func lookup(_ key: CacheKey, inlineBodyLimit: Int) throws -> [StoredVariant] {
+        try accessOpenNow("lookup") { open in
+            if let lookups = open.lookups { return try lookups.variants(of: key, inlineBodyLimit: inlineBodyLimit) }
+            return try open.writer.unsafeRead { db in
+                let handle = try Self.connection(of: db)
+                let statement = try SQLiteCalls.prepare(VariantRows.lookupSQL, on: handle, persistent: false)
+                defer { sqlite3_finalize(statement) }
+                return try VariantRows.variants(of: key, inlineBodyLimit: inlineBodyLimit, statement: statement, handle)
+            }
+        }
+    }
 
     public func entries(in partition: String?) async throws -> [CachedMetadata] {
-        try read("entries") { db in
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: Self.entriesSQL), arguments: [partition])
-            var entries: [CachedMetadata] = []
-            while let row = try rows.next() {
-                guard let partition: String = row[9], let url: String = row[10], let method: String = row[11],
-                      let metadata = try Self.metadata(from: row, key: CacheKey(method: method, normalizedURL: url, partition: partition))
-                else { continue }
-                entries.append(metadata)
-            }
-            return entries
-        }
+        try read("entries") { db in try VariantRows.entries(in: partition, try Self.connection(of: db)) }
     }
 
-    /// The listing: every variant with a body, in one partition or (a NULL parameter) all; the
-    /// columns of ``lookupSQL``'s first nine, then the key.
-    private static let entriesSQL = """
-        SELECT entry.id, entry.vary, entry.status, entry.headers, entry.requestTime, entry.responseTime,
-            entry.bodySize, entry.storedAt, entry.lastAccess, entry.partitionKey, entry.url, entry.method
-        FROM entry WHERE EXISTS (SELECT 1 FROM body WHERE body.entryId = entry.id)
-            AND (?1 IS NULL OR entry.partitionKey = ?1)
-        ORDER BY entry.id
-        """
-
-    /// Decodes a row of ``lookupSQL``; nil when it doesn't decode (the file comes from outside).
-    private static func metadata(from row: Row, key: CacheKey) throws -> CachedMetadata? {
-        guard let id: Int64 = row[0],
-              let vary = try row.withUnsafeData(atIndex: 1, { $0.flatMap { $0.withUnsafeBytes(VaryCoding.decode) } }),
-              let status: Int = row[2], (100...999).contains(status),
-              let headers = try row.withUnsafeData(atIndex: 3, { $0.flatMap { $0.withUnsafeBytes(HeaderCoding.decode) } }),
-              let requestTime: Double = row[4], let responseTime: Double = row[5],
-              let bodySize: Int = row[6], bodySize >= 0,
-              let storedAt: Double = row[7], let lastAccess: Double = row[8]
-        else { return nil }
-        return CachedMetadata(
-            id: id, key: key, varySelection: vary, status: status, headers: headers,
-            requestTime: Date(timeIntervalSince1970: requestTime), responseTime: Date(timeIntervalSince1970: responseTime),
-            bodySize: bodySize, storedAt: Date(timeIntervalSince1970: storedAt), lastAccess: Date(timeIntervalSince1970: lastAccess))
+    /// The SQLite connection under a GRDB one, which is open while GRDB hands it out.
+    private static func connection(of db: Database) throws -> OpaquePointer {
+        guard let handle = db.sqliteConnection else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "closed connection") }
+        return handle
     }
 
     /// The whole body of a variant, in one read; nil when it has been replaced or removed.

@@ -47,9 +47,14 @@ extension CacheStore {
 
     /// ``access(_:_:)`` on the calling thread.
     func accessNow<T>(_ operation: String, _ work: (any DatabaseWriter) throws -> T) throws -> T {
+        try accessOpenNow(operation) { try work($0.writer) }
+    }
+
+    /// ``accessNow(_:_:)`` with the whole open database, its lookup connections included.
+    func accessOpenNow<T>(_ operation: String, _ work: (OpenDatabase) throws -> T) throws -> T {
         let open = try currentDatabase()
         do {
-            return try work(open.writer)
+            return try work(open)
         } catch {
             throw failed(operation, error, open.writer)
         }
@@ -77,6 +82,7 @@ extension CacheStore {
         guard let fileURL else { return }
         database.withLock { current in
             guard let active = current, active.writer === broken else { return }
+            active.lookups?.close()
             do {
                 let aside = try Self.moveAside(fileURL)
                 current = try Self.open(fileURL: fileURL, logger: logger)
@@ -112,7 +118,7 @@ extension CacheStore {
 extension CacheStore {
     /// Opens the pool (see ``openRecovering(fileURL:logger:)``).
     static func open(fileURL: URL, logger: Logger) throws -> OpenDatabase {
-        try OpenDatabase(writer: try openRecovering(fileURL: fileURL, logger: logger))
+        try OpenDatabase(writer: try openRecovering(fileURL: fileURL, logger: logger), lookups: LookupReaders(path: fileURL.path))
     }
 
     /// Opens the pool, moving a corrupt file aside and retrying once.
@@ -172,11 +178,14 @@ extension CacheStore {
 /// through, with the file's key for secret values. Replaced whole when a damaged file is recovered.
 struct OpenDatabase: Sendable {
     let writer: any DatabaseWriter
+    /// The lookups' connections to the file; nil in memory, where the writer's one connection reads.
+    let lookups: LookupReaders?
     /// The file's own random key for secret request values (see ``CacheStore/secretKey(in:)``).
     let secretKey: [UInt8]
 
-    init(writer: any DatabaseWriter) throws {
+    init(writer: any DatabaseWriter, lookups: LookupReaders? = nil) throws {
         self.writer = writer
+        self.lookups = lookups
         secretKey = try CacheStore.secretKey(in: writer)
     }
 }

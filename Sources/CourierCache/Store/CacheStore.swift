@@ -116,6 +116,7 @@ public final class CacheStore: CacheStorage {
             defer { current = nil }
             return current
         }
+        closed?.lookups?.close()
         if let writer = closed?.writer { Self.checkpoint(writer) }
         try? (closed?.writer as? DatabasePool)?.close()
     }

@@ -28,6 +28,49 @@ enum SQLiteCalls {
         guard code == SQLITE_OK else { throw error(code, handle) }
     }
 
+    /// A read-only connection to `path`, used by one thread at a time, waiting for locks as the
+    /// store's other connections do.
+    static func openReadOnly(_ path: String) throws -> OpaquePointer {
+        var opened: OpaquePointer?
+        let code = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let handle = opened else {
+            let error = error(code, opened)
+            sqlite3_close_v2(opened)
+            throw error
+        }
+        // As the store's other connections (see `CacheStore.configuration()`).
+        sqlite3_busy_timeout(handle, 5000)
+        return handle
+    }
+
+    /// Runs `sql`, which returns no rows.
+    static func execute(_ sql: String, on handle: OpaquePointer) throws {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw error(code, handle) }
+    }
+
+    /// `sql` prepared on `handle`; `persistent` when it is kept for many runs (SQLite then keeps
+    /// it out of its lookaside memory). The caller finalizes it.
+    static func prepare(_ sql: String, on handle: OpaquePointer, persistent: Bool) throws -> OpaquePointer {
+        var prepared: OpaquePointer?
+        let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let code = sqlite3_prepare_v3(handle, sql, -1, flags, &prepared, nil)
+        guard code == SQLITE_OK, let statement = prepared else {
+            sqlite3_finalize(prepared)
+            throw error(code, handle)
+        }
+        return statement
+    }
+
+    /// Steps `statement`: true at a row, false when done.
+    static func step(_ statement: OpaquePointer, _ handle: OpaquePointer) throws -> Bool {
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW: true
+        case SQLITE_DONE: false
+        case let failure: throw error(failure, handle)
+        }
+    }
+
     /// `SQLITE_TRANSIENT` (a C macro Swift doesn't import): SQLite copies the bound bytes.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 

@@ -4,9 +4,9 @@ import Foundation
 import GRDB
 import Testing
 
-/// Lookups read the file through the pool's readers: a reopened store reads what was stored, a
-/// read racing another store's writes sees the old or the new response (never a mix, never
-/// nothing), and rows a foreign program damaged are skipped.
+/// Lookups read the file through connections of their own: a reopened store reads what was stored,
+/// a read racing another store's writes sees the old or the new response (never a mix, never
+/// nothing), rows a foreign program damaged are skipped, and a closed store lets go of the file.
 @Suite struct StoreReadTests {
     @Test func aReopenedStoreReadsWhatWasStored() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
@@ -54,6 +54,44 @@ import Testing
             #expect(last.map(\.body) == [bodies[0]], "the last commit is seen")
         }
     }
+
+    #if os(Linux)
+    @Test func aClosedStoreHoldsNoConnectionToItsFile() async throws {
+        try await StoreFixtures.withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("cache.sqlite")
+            let store = try CacheStore(fileURL: file, maximumSize: 1 << 20)
+            let keys = (0 ..< 8).map { StoreFixtures.key("items/\($0)") }
+            for key in keys { try await StoreFixtures.put(store, key, body: Data("body".utf8)) }
+            // Concurrent lookups, so that the store has several connections open at once.
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0 ..< 8 {
+                    group.addTask {
+                        var found = 0
+                        for key in keys { found += try await store.variants(of: key, inlineBodyLimit: 1 << 10).count }
+                        return found
+                    }
+                }
+                for try await found in group { #expect(found == keys.count) }
+            }
+            #expect(try Self.openDescriptors(of: file) > 0)
+
+            await store.close()
+            #expect(try Self.openDescriptors(of: file) == 0)
+            await #expect(throws: CacheStoreError.unavailable) {
+                _ = try await store.variants(of: keys[0], inlineBodyLimit: 1 << 10)
+            }
+            #expect(try Self.openDescriptors(of: file) == 0)
+        }
+    }
+
+    /// How many of this process's file descriptors are open on `file` (Linux's `/proc/self/fd`).
+    private static func openDescriptors(of file: URL) throws -> Int {
+        let target = file.resolvingSymlinksInPath().path
+        return try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count { name in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)")) == target
+        }
+    }
+    #endif
 
     @Test func damagedRowsAreSkippedByTheLookup() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
