@@ -27,7 +27,7 @@ struct AbandonedWorkTests {
         let key = StoreFixtures.key()
         do {
             // The pool's connections, open and used once.
-            _ = try await eventually(within: .seconds(60)) { (try? await storage.variants(for: key)) != nil }
+            _ = await eventually(within: .seconds(60)) { (try? await storage.variants(for: key)) != nil }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<8 {
                     group.addTask { try await client.query("SELECT pg_sleep(0.3)", logger: Logger(label: "courier.test")) }
