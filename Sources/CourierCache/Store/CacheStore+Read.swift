@@ -8,8 +8,8 @@ extension CacheStore {
     /// Every stored variant of `key` with its body when small, in one statement; rows that fail
     /// to decode (a damaged or foreign file) and rows without a body are skipped, never trapped on.
     ///
-    /// The read runs on the calling thread, on one of the lookups' own connections (see
-    /// ``LookupReaders``), which in WAL mode never wait for a writer; a read that finds the file
+    /// The read runs on the calling thread, on a read-only connection kept for lookups with the
+    /// statement prepared, which in WAL mode never waits for a writer; a read that finds the file
     /// damaged is read again from the fresh file that replaced it.
     public func variants(of key: CacheKey, inlineBodyLimit: Int) async throws -> [StoredVariant] {
         do {
