@@ -12,15 +12,7 @@ extension CacheStore {
     /// statement prepared, which in WAL mode never waits for a writer; a read that finds the file
     /// damaged is read again from the fresh file that replaced it.
     public func variants(of key: CacheKey, inlineBodyLimit: Int) async throws -> [StoredVariant] {
-        do {
-            return try lookup(key, inlineBodyLimit: inlineBodyLimit)
-        } catch where Self.isDamage(error) && database.current != nil {
-            return try lookup(key, inlineBodyLimit: inlineBodyLimit)
-        }
-    }
-
-    private func lookup(_ key: CacheKey, inlineBodyLimit: Int) throws -> [StoredVariant] {
-        try accessOpenNow("lookup") { open in
+        try readOpen("lookup") { open in
             if let lookups = open.lookups { return try lookups.variants(of: key, inlineBodyLimit: inlineBodyLimit) }
             return try open.writer.unsafeRead { db in
                 let handle = try Self.connection(of: db)

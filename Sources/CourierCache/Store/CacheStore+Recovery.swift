@@ -14,10 +14,15 @@ extension CacheStore {
     /// One statement is its own read transaction in SQLite, so GRDB's explicit one (`unsafeRead`
     /// skips it) would add two statements to every read and isolate nothing more.
     func read<T>(_ operation: String, _ value: (Database) throws -> T) throws -> T {
+        try readOpen(operation) { try $0.writer.unsafeRead(value) }
+    }
+
+    /// ``read(_:_:)`` with the whole open database, its lookup connections included.
+    func readOpen<T>(_ operation: String, _ work: (OpenDatabase) throws -> T) throws -> T {
         do {
-            return try accessNow(operation) { try $0.unsafeRead(value) }
+            return try accessOpenNow(operation, work)
         } catch where Self.isDamage(error) && database.current != nil {
-            return try accessNow(operation) { try $0.unsafeRead(value) }
+            return try accessOpenNow(operation, work)
         }
     }
 

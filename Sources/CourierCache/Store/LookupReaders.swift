@@ -29,8 +29,7 @@ final class LookupReaders: Sendable {
         // A connection that failed is not given back: it may be on a damaged or replaced file.
         let variants = try connection.variants(of: key, inlineBodyLimit: inlineBodyLimit)
         idle.withLock { connections in
-            guard connections != nil, connections?.count ?? 0 < Self.maximumIdle else { return }
-            connections?.append(connection)
+            if let kept = connections?.count, kept < Self.maximumIdle { connections?.append(connection) }
         }
         return variants
     }
@@ -41,9 +40,9 @@ final class LookupReaders: Sendable {
     }
 }
 
-/// One read-only connection and its prepared lookup. Not `Sendable` in spirit: ``LookupReaders``
-/// hands it to one lookup at a time (`SQLITE_OPEN_NOMUTEX` relies on that).
-final class LookupConnection: @unchecked Sendable {
+/// One read-only connection and its prepared lookup: not `Sendable`, since ``LookupReaders`` hands
+/// it to one lookup at a time, under its lock (`SQLITE_OPEN_NOMUTEX` relies on that).
+final class LookupConnection {
     private let handle: OpaquePointer
     private let statement: OpaquePointer
 
