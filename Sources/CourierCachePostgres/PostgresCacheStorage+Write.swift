@@ -4,101 +4,52 @@ import HTTPTypes
 import PostgresNIO
 
 extension PostgresCacheStorage {
-    /// Stores a variant in one transaction: the stores of one key wait for each other (an advisory
-    /// lock on the key), and a clear of the key's partition waits for them or they for it (a shared
-    /// lock on the partition). A store whose request was sent before the partition's last clear,
-    /// on any server, loses: a user's sign-out is never undone by a response already on its way.
-    /// The variant it replaces goes, the body goes in chunk by chunk, the totals row once, last
-    /// and only when sizes change (concurrent writers hold it only to commit), then eviction.
+    /// Stores a variant: the stores of one key wait for each other (an advisory lock on the key),
+    /// and a clear of the key's partition waits for them or they for it (a shared lock on the
+    /// partition). A store whose request was sent before the partition's last clear, on any
+    /// server, loses: a user's sign-out is never undone by a response already on its way. The
+    /// variant it replaces goes, the body goes in, the totals row once, last and only when sizes
+    /// change (concurrent writers hold it only to commit), then eviction.
+    ///
+    /// A body within one chunk is one statement, `courier_cache_put` (one round trip, its own
+    /// transaction). A larger body is a transaction: that statement with the first chunk, one
+    /// statement per further chunk, then `courier_cache_settle`.
     public func store(_ response: StorableResponse, body: CacheBody) async throws -> StoreOutcome {
-        let limit = maximumSize
+        let (limit, chunkSize, logger, now) = (maximumSize, chunkSize, logger, now)
         let metaSize = CacheStorageSize.metadata(of: response)
-        let (chunkSize, logger, now) = (chunkSize, logger, now)
         return try await run("store") { client in
-            try await Self.transaction(client, logger: logger) { connection in
-                let key = response.key
-                let varyKey = response.varySelection.canonicalKey
-                let lockName = [key.partition, key.url, key.method, varyKey].joined(separator: "\n")
-                try await connection.query(
-                    """
-                    SELECT pg_advisory_xact_lock_shared(hashtextextended(\(key.partition), \(Self.partitionLockSeed))),
-                        pg_advisory_xact_lock(hashtextextended(\(lockName), 0))
-                    """, logger: logger)
-                // A statement of its own, so its snapshot sees a clear that committed while the locks were awaited.
-                let sentAfter = response.requestTime.timeIntervalSince1970 - Self.clockSkewAllowance
-                let replaced = try await Self.delete(
-                    """
-                    partition_key = \(key.partition) AND url = \(key.url) AND method = \(key.method) AND vary_key = \(varyKey)
-                    """,
-                    unlessCleared: (key.partition, sentAfter),
-                    on: connection, logger: logger)
-                guard let replaced else { return StoreOutcome() }
-                guard body.count + metaSize <= limit else {
-                    try await Self.adjustTotals(entries: -replaced.count, bytes: -replaced.bytes, on: connection, logger: logger)
-                    return StoreOutcome()
-                }
-                let stamp = now().timeIntervalSince1970
-                let inserted = try await connection.query(
-                    """
-                    INSERT INTO courier_cache_entry (partition_key, url, method, vary_key, status, headers, request_time,
-                        response_time, body_size, meta_size, stored_at, last_access, use_order)
-                    VALUES (\(key.partition), \(key.url), \(key.method), \(varyKey), \(Int32(response.status)),
-                        \(HeaderCoding.encode(response.headers)), \(response.requestTime.timeIntervalSince1970),
-                        \(response.responseTime.timeIntervalSince1970), \(Int64(body.count)), \(Int64(metaSize)), \(stamp), \(stamp),
-                        nextval('courier_cache_use'))
-                    RETURNING id
-                    """, logger: logger)
-                var id: Int64?
-                for try await value in inserted.decode(Int64.self) { id = value }
-                guard let id else { return StoreOutcome() }
-                var written = 0
-                for try await chunk in body.chunks(ofSize: chunkSize) {
+            var chunks = body.chunks(ofSize: chunkSize).makeAsyncIterator()
+            let first = try await chunks.next() ?? Data()
+            let whole = first.count == body.count
+            let put = PutStatement(
+                response: response, bodySize: body.count, metaSize: metaSize, stamp: now(), limit: limit, firstChunk: first, whole: whole)
+            if whole {
+                _ = try await chunks.next()  // the end, where a file checks it didn't change
+                return put.outcome(try await Self.firstRow(of: client.execute(put, logger: logger)))
+            }
+            return try await Self.transaction(client, logger: logger) { connection in
+                let row = try await Self.firstRow(of: connection.execute(put, logger: logger))
+                guard let row, let id = row.storedID else { return put.outcome(row) }
+                var written = first.count
+                while let chunk = try await chunks.next() {
                     try await connection.query(
                         "INSERT INTO courier_cache_chunk (entry_id, start, data) VALUES (\(id), \(Int64(written)), \(chunk))",
                         logger: logger)
                     written += chunk.count
                 }
                 guard written == body.count else { throw PostgresCacheError.bodyGone(id: id) }
-                let total = try await Self.adjustTotals(
-                    entries: 1 - replaced.count, bytes: body.count + metaSize - replaced.bytes, on: connection, logger: logger)
-                var outcome = StoreOutcome()
-                if let total, total > limit {
-                    outcome = try await Self.evict(down: total, to: limit, keeping: id, on: connection, logger: logger)
-                }
-                outcome.stored = response.metadata(id: id, bodySize: body.count, now: Date(timeIntervalSince1970: stamp))
-                return outcome
+                let evicted = try await Self.settle(
+                    entries: 1 - row.replacedCount, bytes: Int64(body.count + metaSize) - row.replacedBytes,
+                    evictingTo: limit, keeping: id, on: connection, logger: logger)
+                return put.outcome(row, evicted: evicted)
             }
         }
     }
 
-    /// Deletes least recently used variants (never `keeping`) until `total` fits `limit`, reading
-    /// candidates by the `use_order` index a batch at a time and skipping rows another
-    /// transaction holds (so two instances evicting at once never wait on each other).
-    private static func evict(
-        down total: Int, to limit: Int, keeping: Int64, on connection: PostgresConnection, logger: Logger
-    ) async throws -> StoreOutcome {
-        var outcome = StoreOutcome()
-        var total = total
-        while total > limit {
-            let candidates = try await connection.query(
-                """
-                SELECT id, body_size + meta_size FROM courier_cache_entry WHERE id <> \(keeping)
-                ORDER BY use_order, id LIMIT 64 FOR UPDATE SKIP LOCKED
-                """, logger: logger)
-            var victims: [Int64] = []
-            var excess = total - limit
-            for try await (id, size) in candidates.decode((Int64, Int64).self) where excess > 0 {
-                victims.append(id)
-                excess -= Int(size)
-            }
-            guard !victims.isEmpty else { break }
-            let (count, bytes) = try await delete("id = ANY(\(victims))", on: connection, logger: logger) ?? (0, 0)
-            try await adjustTotals(entries: -count, bytes: -bytes, on: connection, logger: logger)
-            outcome.evictedCount += count
-            outcome.evictedBytes += bytes
-            total -= bytes
-        }
-        return outcome
+    /// A statement's one row, or nil.
+    private static func firstRow<Rows: AsyncSequence>(of rows: Rows) async throws -> Rows.Element? {
+        for try await row in rows { return row }
+        return nil
     }
 
     public func updateHeaders(of variant: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
@@ -122,7 +73,7 @@ extension PostgresCacheStorage {
                 var delta: Int64?
                 for try await value in rows.decode(Int64.self) { delta = value }
                 guard let delta else { return false }
-                try await Self.adjustTotals(entries: 0, bytes: Int(delta), on: connection, logger: logger)
+                try await Self.settle(entries: 0, bytes: delta, on: connection, logger: logger)
                 return true
             }
         }
@@ -182,9 +133,9 @@ extension PostgresCacheStorage {
         let logger = logger
         return try await run("remove") { client in
             try await Self.transaction(client, logger: logger) { connection in
-                let gone = try await Self.delete(condition, on: connection, logger: logger) ?? (0, 0)
-                try await Self.adjustTotals(entries: -gone.count, bytes: -gone.bytes, on: connection, logger: logger)
-                return gone.count
+                let gone = try await Self.delete(condition, on: connection, logger: logger)
+                try await Self.settle(entries: -gone.count, bytes: -gone.bytes, on: connection, logger: logger)
+                return Int(gone.count)
             }
         }
     }
@@ -207,56 +158,38 @@ extension PostgresCacheStorage {
                     INSERT INTO courier_cache_clear (partition_key, cleared_at) VALUES (\(partition), \(stamp))
                     ON CONFLICT (partition_key) DO UPDATE SET cleared_at = GREATEST(courier_cache_clear.cleared_at, EXCLUDED.cleared_at)
                     """, logger: logger)
-                let gone = try await Self.delete("partition_key = \(partition)", on: connection, logger: logger) ?? (0, 0)
-                try await Self.adjustTotals(entries: -gone.count, bytes: -gone.bytes, on: connection, logger: logger)
-                return gone.count
+                let gone = try await Self.delete("partition_key = \(partition)", on: connection, logger: logger)
+                try await Self.settle(entries: -gone.count, bytes: -gone.bytes, on: connection, logger: logger)
+                return Int(gone.count)
             }
         }
     }
 
-    /// Deletes the entries `condition` selects (their chunks go with them), in one statement,
-    /// unless `clearedSince` names a partition cleared at or after the given time; returns how many
-    /// and their bytes, or nil when the clear stopped it. The totals are the caller's to adjust, once.
-    static func delete(
-        _ condition: PostgresQuery, unlessCleared clearedSince: (partition: String, time: Double)? = nil,
-        on connection: PostgresConnection, logger: Logger
-    ) async throws -> (count: Int, bytes: Int)? {
-        // The text around the condition binds nothing of the condition's, so its `$n` stay its own;
-        // the clear's two follow them.
-        var binds = condition.binds
-        var stop = "false"
-        if let clearedSince {
-            binds.append(clearedSince.partition)
-            binds.append(clearedSince.time)
-            stop = """
-                EXISTS (SELECT 1 FROM courier_cache_clear WHERE partition_key = $\(binds.count - 1) AND cleared_at >= $\(binds.count))
-                """
-        }
+    /// Deletes the entries `condition` selects (their chunks go with them) in one statement;
+    /// returns how many and their bytes. The totals are the caller's to settle, once.
+    static func delete(_ condition: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws -> (count: Int64, bytes: Int64) {
         let query = PostgresQuery(
             unsafeSQL: """
-                WITH stop AS (SELECT \(stop) AS cleared),
-                gone AS (DELETE FROM courier_cache_entry WHERE (\(condition.sql)) AND NOT (SELECT cleared FROM stop)
-                    RETURNING body_size + meta_size AS size)
-                SELECT (SELECT cleared FROM stop), (SELECT count(*) FROM gone), (SELECT COALESCE(sum(size), 0)::bigint FROM gone)
+                WITH gone AS (DELETE FROM courier_cache_entry WHERE \(condition.sql) RETURNING body_size + meta_size AS size)
+                SELECT count(*), COALESCE(sum(size), 0)::bigint FROM gone
                 """,
-            binds: binds)
-        for try await (stopped, count, bytes) in try await connection.query(query, logger: logger).decode((Bool, Int64, Int64).self) {
-            return stopped ? nil : (Int(count), Int(bytes))
-        }
+            binds: condition.binds)
+        for try await gone in try await connection.query(query, logger: logger).decode((Int64, Int64).self) { return gone }
         return (0, 0)
     }
 
-    /// Adds to the totals row, when there is something to add; returns the bytes after, or nil
-    /// when nothing changed (the row isn't touched, so it isn't locked).
+    /// Adds to the totals row and evicts down to `limit` (never `keeping`), in
+    /// `courier_cache_settle`: a change of nothing doesn't touch the row (so doesn't lock it).
+    /// Returns what it evicted.
     @discardableResult
-    private static func adjustTotals(entries: Int, bytes: Int, on connection: PostgresConnection, logger: Logger) async throws -> Int? {
-        guard entries != 0 || bytes != 0 else { return nil }
+    static func settle(
+        entries: Int64, bytes: Int64, evictingTo limit: Int? = nil, keeping: Int64? = nil, on connection: PostgresConnection, logger: Logger
+    ) async throws -> (count: Int64, bytes: Int64) {
+        guard entries != 0 || bytes != 0 else { return (0, 0) }
         let rows = try await connection.query(
-            """
-            UPDATE courier_cache_totals SET entries = entries + \(Int64(entries)), bytes = bytes + \(Int64(bytes))
-            WHERE id = 1 RETURNING bytes
-            """, logger: logger)
-        for try await total in rows.decode(Int64.self) { return Int(total) }
-        return nil
+            "SELECT evicted_count, evicted_bytes FROM courier_cache_settle(\(entries), \(bytes), \(limit.map(Int64.init)), \(keeping))",
+            logger: logger)
+        for try await evicted in rows.decode((Int64, Int64).self) { return evicted }
+        return (0, 0)
     }
 }

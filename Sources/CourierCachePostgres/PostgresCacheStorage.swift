@@ -17,9 +17,10 @@ import PostgresNIO
 ///
 /// The tables (`courier_cache_*`) are created on first use and migrated by version, under a lock,
 /// so instances starting together don't race. A lookup is one round trip that brings small bodies
-/// along; a store is one transaction, its body written in chunks of ``chunkSize`` bytes (a large
-/// body is never one value in memory); eviction reads a totals row, never the table, and takes the
-/// least recently used variants without waiting on rows another instance is writing.
+/// along; a store of a body within one chunk is one round trip too (a function the server runs),
+/// a larger body one transaction, written in chunks of ``chunkSize`` bytes (never one value in
+/// memory); eviction reads a totals row, never the table, and takes the least recently used
+/// variants without waiting on rows another instance is writing.
 ///
 /// Each operation has ``timeout`` to finish: a database that is down, slow or refuses throws
 /// within it, and `HTTPCache` then goes on to the network (logging once, counting

@@ -15,9 +15,11 @@ import PostgresNIO
 ///   transaction, so neither eviction nor statistics scan the table.
 /// - `courier_cache_clear`: when each partition was last cleared (a user's sign-out), so that a
 ///   store of a request sent before then loses, whichever server makes it; kept a day.
+/// - `courier_cache_put` and `courier_cache_settle`: the store, as functions the server runs, so
+///   that a small body is stored in one round trip (``storeFunctions``).
 enum PostgresSchema {
     /// The version this library writes; a database at a later one is refused, not downgraded.
-    static let version = 2
+    static let version = 3
 
     /// Each version's statements, applied in order from the database's version to ``version``.
     static let migrations: [Int: [String]] = [
@@ -49,6 +51,7 @@ enum PostgresSchema {
         2: [
             "CREATE TABLE courier_cache_clear (partition_key text PRIMARY KEY, cleared_at double precision NOT NULL)"
         ],
+        3: storeFunctions,
     ]
 
     /// Creates or migrates the tables and returns the secret key, in one transaction under an

@@ -109,6 +109,13 @@ struct PostgresBenchCommand: AsyncParsableCommand {
             ("breakdown: the storage's lookup alone", requests, {
                 guard try await shared.variants(of: bareKey, inlineBodyLimit: 64 << 10).count == 1 else { throw BenchError("no row") }
             }),
+            ("breakdown: the storage's store alone", requests, {
+                counter += 1
+                let response = StorableResponse(
+                    key: CacheKey(normalizedURL: "https://bench.example/store/\(counter)"), varySelection: .none, status: 200,
+                    headers: [.contentType: "application/json", .cacheControl: "max-age=3600"], requestTime: Date(), responseTime: Date())
+                guard try await shared.store(response, body: .bytes(floorBody)).stored != nil else { throw BenchError("not stored") }
+            }),
             ("floor: entry + chunk inserted", requests, {
                 counter += 1
                 try await PostgresFloor.insert("https://bench.example/floor/\(counter)", body: floorBody, on: postgres)
@@ -140,9 +147,13 @@ struct PostgresBenchCommand: AsyncParsableCommand {
         print("the hanging database's call: \(String(format: "%.0f", wall("database hangs (timeout 200 ms)") / 1000)) ms each, its storage's timeout 200 ms")
         let hit = wall("hit, PostgreSQL")
         print(String(
-            format: "PostgreSQL hit: %.2f× the bare lookup, %.2f× the prepared one; miss + store: %.2f× Courier/AHC without a cache + the bare insert",
+            format: """
+                PostgreSQL hit: %.2f× the bare lookup, %.2f× the prepared one; miss + store: %.2f× Courier/AHC without a cache \
+                + the bare insert; the storage's store alone: %.2f× the bare insert
+                """,
             hit / wall("floor: the lookup, bare query"), hit / wall("floor: the lookup, prepared"),
-            wall("miss + store, PostgreSQL") / (control + wall("floor: entry + chunk inserted"))))
+            wall("miss + store, PostgreSQL") / (control + wall("floor: entry + chunk inserted")),
+            wall("breakdown: the storage's store alone") / wall("floor: entry + chunk inserted")))
         try await origin.shutdown()
         try await fleetRows()
     }

@@ -131,22 +131,19 @@ enum PostgresFloor {
         return found
     }
 
-    /// An entry and its one chunk inserted in one transaction, the floor of a store of a small body.
+    /// An entry and its one chunk inserted by one statement (one round trip, its own transaction):
+    /// the floor of a store of a body within one chunk.
     static func insert(_ url: String, body: Data, on client: PostgresClient) async throws {
-        let logger = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
-        try await client.withTransaction(logger: logger) { connection in
-            let now = Date().timeIntervalSince1970
-            let rows = try await connection.query(
-                """
+        let now = Date().timeIntervalSince1970
+        try await client.query(
+            """
+            WITH entry AS (
                 INSERT INTO courier_cache_entry (partition_key, url, method, vary_key, status, headers, request_time,
                     response_time, body_size, meta_size, stored_at, last_access, use_order)
                 VALUES ('', \(url), 'GET', '', 200, \(Data("content-type: application/json".utf8)), \(now), \(now),
                     \(Int64(body.count)), 100, \(now), \(now), nextval('courier_cache_use'))
-                RETURNING id
-                """, logger: logger)
-            var id: Int64 = 0
-            for try await value in rows.decode(Int64.self) { id = value }
-            try await connection.query("INSERT INTO courier_cache_chunk (entry_id, start, data) VALUES (\(id), 0, \(body))", logger: logger)
-        }
+                RETURNING id)
+            INSERT INTO courier_cache_chunk (entry_id, start, data) SELECT id, 0, \(body) FROM entry
+            """, logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
     }
 }

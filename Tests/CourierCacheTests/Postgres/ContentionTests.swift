@@ -45,34 +45,72 @@ struct ContentionTests {
         }
     }
 
-    @Test func aStoreHoldsNoTotalsWhileItsBodyGoesIn() async throws {
+    /// A body within one chunk (one statement) and one of five chunks (a transaction).
+    @Test(arguments: [500, 5_000]) func aStoreHoldsNoTotalsWhileItsBodyGoesIn(bodySize: Int) async throws {
         let server = try ThrowawayPostgres.shared.get()
         let database = try await server.makeDatabase()
         try await server.withClient(database: database) { client in
             let storage = PostgresCacheStorage(client: client, maximumSize: 1 << 30, timeout: .seconds(60), chunkSize: 1_000)
             let key = StoreFixtures.key("/held")
             _ = try await storage.secretKey()  // the tables, made
-            // The body's rows can't go in while the test holds their table: the store waits there,
-            // past its first statements (a replaced variant's delete would wait too: its chunks go with it).
-            let free = try await Self.holding("LOCK TABLE courier_cache_chunk IN EXCLUSIVE MODE", on: client) {
-                let store = Task { try await StoreFixtures.put(storage, key, body: StoreFixtures.randomBody(5_000)) }
+            // The body's rows can't go in while the test holds their table: the store waits at its
+            // first chunk, inside `courier_cache_put`, past the entry's insert (a replaced variant's
+            // delete would wait too: its chunks go with it).
+            let held = try await Self.holding("LOCK TABLE courier_cache_chunk IN EXCLUSIVE MODE", on: client) {
+                let store = Task { try await StoreFixtures.put(storage, key, body: StoreFixtures.randomBody(bodySize)) }
                 let waiting = try await eventually(within: .seconds(60)) {
                     let rows = try await client.query(
                         """
                         SELECT count(*) FROM pg_stat_activity
                         WHERE datname = current_database() AND wait_event_type = 'Lock'
-                            AND query LIKE 'INSERT INTO courier_cache_chunk%'
+                            AND query LIKE '%courier_cache_put(%'
                         """)
                     for try await count in rows.decode(Int64.self) { return count == 1 }
                     return false
                 }
                 #expect(waiting, "the store reached its body")
-                let free = try await Self.totalsAreFree(client)
-                return (free, store)
+                return (try await Self.totalsAreFree(client), store)
             }
-            #expect(free.0, "the totals row is free while the body goes in")
-            #expect(try await free.1.value != nil)
-            #expect(try await storage.totals().entryCount == 1)
+            #expect(held.0, "the totals row is free while the body goes in")
+            let stored = try #require(try await held.1.value)
+            let size = bodySize + CacheStorageSize.metadata(of: stored, headers: stored.headers)
+            #expect(try await storage.totals() == CacheTotals(entryCount: 1, totalBytes: size))
+        }
+    }
+
+    /// A sign-out on another server commits while a store of the user's waits for the partition's
+    /// lock: the store, once it has the lock, sees the clear and loses (its check is a statement
+    /// of its own, after the lock, not one whose snapshot predates the clear).
+    @Test(arguments: [500, 5_000]) func aClearThatCommitsWhileAStoreWaitsWins(bodySize: Int) async throws {
+        let server = try ThrowawayPostgres.shared.get()
+        let database = try await server.makeDatabase()
+        try await server.withClient(database: database) { client in
+            let storage = PostgresCacheStorage(client: client, maximumSize: 1 << 30, timeout: .seconds(60), chunkSize: 1_000)
+            let key = StoreFixtures.key("/profile", partition: "alice")
+            _ = try await storage.secretKey()  // the tables, made
+            // The clear as `removeAll(.partition:)` makes it: the partition's lock, then its note.
+            let clear: PostgresQuery = """
+                WITH noted AS (INSERT INTO courier_cache_clear (partition_key, cleared_at)
+                    VALUES ('alice', extract(epoch FROM clock_timestamp())))
+                SELECT pg_advisory_xact_lock(hashtextextended('alice', 1))
+                """
+            let store = try await Self.holding(clear, on: client) {
+                let store = Task { try await StoreFixtures.put(storage, key, body: StoreFixtures.randomBody(bodySize)) }
+                let waiting = try await eventually(within: .seconds(60)) {
+                    let rows = try await client.query(
+                        """
+                        SELECT count(*) FROM pg_stat_activity
+                        WHERE datname = current_database() AND wait_event = 'advisory' AND query LIKE '%courier_cache_put(%'
+                        """)
+                    for try await count in rows.decode(Int64.self) { return count == 1 }
+                    return false
+                }
+                #expect(waiting, "the store waits for the partition")
+                return store
+            }
+            #expect(try await store.value == nil, "the clear won")
+            #expect(try await storage.variants(of: key, inlineBodyLimit: 0).isEmpty)
+            #expect(try await storage.totals() == CacheTotals())
         }
     }
 
