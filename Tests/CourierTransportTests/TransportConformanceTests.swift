@@ -232,6 +232,22 @@ import Testing
         }
     }
 
+    /// An error page larger than the part a call keeps, its length announced and all of it sent at
+    /// once: the call fails with the server's status and the page's first bytes, whether the
+    /// transport stops the transfer or lets it end (URLSession on Linux, whose body is all there).
+    @Test(arguments: Wire.allCases)
+    func anErrorPageOverTheLimitIsTheServersErrorWithItsFirstBytes(wire: Wire) async throws {
+        try await withServer(wire, configure: { $0.maximumBodySize = 4096 }) { server, client in
+            let page = [UInt8](repeating: UInt8(ascii: "x"), count: 16 * 1024)
+            server.route("GET", "/page", respond: MockResponse(status: 502, headers: [MockHeader("Content-Type", "text/html")], body: page))
+            for _ in 0..<20 {
+                let error = await #expect(throws: CourierError.self) { try await client.send(Call<[Int]>(path: "/page")) }
+                #expect(error?.status == .badGateway)
+                #expect(error?.bodySnippet?.count == CourierError.snippetLimit + 1)
+            }
+        }
+    }
+
     /// 8 MiB against a 256 KiB limit, of which the server sends 512 KiB and holds the rest back
     /// until the test ends: the call can only fail with `bodyTooLarge` if the transport stops reading
     /// at the limit (announced or not), so a huge response never costs more than the limit.

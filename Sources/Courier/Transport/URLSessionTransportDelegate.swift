@@ -35,7 +35,10 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        if reception(for: dataTask)?.append(data) == false { dataTask.cancel() }
+        guard let reception = reception(for: dataTask), !reception.append(data) else { return }
+        // A body that has all arrived ends its task on its own: stopping it would gain nothing, and
+        // FoundationNetworking can crash when a cancel races that end (swift-corelibs-foundation #3296).
+        if !reception.hasWholeBody(expected: dataTask.countOfBytesExpectedToReceive) { dataTask.cancel() }
     }
 
     func urlSession(
@@ -86,6 +89,8 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
             var keepsPrefix = false
             /// The prefix is complete: the task was stopped on purpose.
             var prefixComplete = false
+            /// The body's bytes gathered or turned away so far.
+            var received = 0
         }
 
         private let state: Locked<State>
@@ -173,6 +178,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
                 return true
             }
             return state.withLock { state in
+                state.received += data.count
                 guard state.failure == nil else { return false }
                 do throws(CourierError) {
                     if state.body == nil { state.body = try BodyAccumulator(limit: limit, announcedLength: nil) }
@@ -188,6 +194,12 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
                     return false
                 }
             }
+        }
+
+        /// Whether the whole body has arrived, by the length the task expects (announced, and not
+        /// content-coded; unknown otherwise, never whole).
+        func hasWholeBody(expected: Int64) -> Bool {
+            expected > 0 && state.withLock { Int64($0.received) >= expected }
         }
 
         /// Resumes the caller with the body, or with the first failure; ends a streamed body.
