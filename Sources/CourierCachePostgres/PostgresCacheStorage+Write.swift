@@ -46,10 +46,11 @@ extension PostgresCacheStorage {
         }
     }
 
-    /// A statement's one row, or nil.
+    /// A statement's first row, or nil; its rows are read to the end, so the connection is free.
     private static func firstRow<Rows: AsyncSequence>(of rows: Rows) async throws -> Rows.Element? {
-        for try await row in rows { return row }
-        return nil
+        var first: Rows.Element?
+        for try await row in rows where first == nil { first = row }
+        return first
     }
 
     public func updateHeaders(of variant: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
