@@ -20,10 +20,9 @@ extension PostgresCacheStorage {
         return try await run("store") { client in
             var chunks = body.chunks(ofSize: chunkSize).makeAsyncIterator()
             let first = try await chunks.next() ?? Data()
-            let whole = first.count == body.count
             let put = PutStatement(
-                response: response, bodySize: body.count, metaSize: metaSize, stamp: now(), limit: limit, firstChunk: first, whole: whole)
-            if whole {
+                response: response, bodySize: body.count, metaSize: metaSize, stamp: now(), limit: limit, firstChunk: first)
+            if put.whole {
                 _ = try await chunks.next()  // the end, where a file checks it didn't change
                 return put.outcome(try await Self.firstRow(of: client.execute(put, logger: logger)))
             }
@@ -168,7 +167,7 @@ extension PostgresCacheStorage {
 
     /// Deletes the entries `condition` selects (their chunks go with them) in one statement;
     /// returns how many and their bytes. The totals are the caller's to settle, once.
-    static func delete(_ condition: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws -> (count: Int64, bytes: Int64) {
+    private static func delete(_ condition: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws -> (count: Int64, bytes: Int64) {
         let query = PostgresQuery(
             unsafeSQL: """
                 WITH gone AS (DELETE FROM courier_cache_entry WHERE \(condition.sql) RETURNING body_size + meta_size AS size)
@@ -183,7 +182,7 @@ extension PostgresCacheStorage {
     /// `courier_cache_settle`: a change of nothing doesn't touch the row (so doesn't lock it).
     /// Returns what it evicted.
     @discardableResult
-    static func settle(
+    private static func settle(
         entries: Int64, bytes: Int64, evictingTo limit: Int? = nil, keeping: Int64? = nil, on connection: PostgresConnection, logger: Logger
     ) async throws -> (count: Int64, bytes: Int64) {
         guard entries != 0 || bytes != 0 else { return (0, 0) }

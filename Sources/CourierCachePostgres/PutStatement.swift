@@ -19,8 +19,9 @@ struct PutStatement: PostgresPreparedStatement {
     let stamp: Date
     let limit: Int
     let firstChunk: Data
+
     /// Whether `firstChunk` is the whole body, so the statement settles the totals and evicts.
-    let whole: Bool
+    var whole: Bool { firstChunk.count == bodySize }
 
     func makeBindings() throws -> PostgresBindings {
         let key = response.key
