@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Counts malloc calls for the allocations-per-request figures (Linux/glibc only).
@@ -32,6 +33,8 @@ let package = Package(
                 .product(name: "CourierOutbox", package: "Courier"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                // SQLite's C API, for the store's floor (the library GRDB and CourierCache link).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "CourierTesting", package: "Courier"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

@@ -215,6 +215,16 @@ extension CacheStorageConformance {
         for key in keys.suffix(3) { r.expect(try await storage.variants(of: key).count, equals: 1, "variants of \(key.url), among the newest") }
         r.expect(evicted, equals: 3, "variants evicted storing six where three fit")
         r.expect(try await storage.totals().entryCount, equals: 3, "the entry count")
+        // A response the size of two and a half takes the room of the two oldest at once.
+        let large = Fixtures.key("large")
+        let outcome = try await storage.store(Fixtures.response(large), body: .bytes(Data(count: 2500)))
+        r.expect(outcome.evictedCount, equals: 2, "variants evicted at once for a body of 2,500 bytes")
+        for key in keys[3...4] { r.expect(try await storage.variants(of: key).isEmpty, "\(key.url), among the oldest, survived a larger store") }
+        r.expect(try await storage.variants(of: keys[5]).count, equals: 1, "variants of the newest after a larger store")
+        r.expect(try await storage.variants(of: large).count, equals: 1, "variants of the larger response")
+        let totals = try await storage.totals()
+        r.expect(totals.entryCount, equals: 2, "the entry count after a larger store")
+        r.expect(totals.totalBytes <= Self.roomForThree, "total bytes \(totals.totalBytes) over the limit \(Self.roomForThree)")
     }
 
     private func revalidationIsAUse(_ storage: any CacheStorage, _ r: Recorder) async throws {

@@ -58,7 +58,7 @@ public struct CacheStorageConformance: Sendable {
         /// At the size limit, the least recently used variant goes first, and a recorded use
         /// changes the order.
         case leastRecentlyUsedEviction
-        /// Without uses, the oldest variants go first.
+        /// Without uses, the oldest variants go first, as many at once as a larger response needs.
         case oldestFirstEviction
         /// A revalidation (a header update) counts as a use.
         case revalidationIsAUse

@@ -36,6 +36,12 @@ func cacheMicroCases(iterations: Int) throws -> [MicroCase] {
     let hitsAlone = HTTPCache(storage: hitStore)
     let hitKeys = 200
     var storedKeys: [CacheKey] = []
+    // The store alone against SQLite's floor, each on a file of its own and never evicting (the floor doesn't).
+    let storeAlone = try CacheStore(fileURL: directory.appendingPathComponent("store.sqlite"), maximumSize: 1 << 30)
+    let floorURL = directory.appendingPathComponent("floor.sqlite")
+    _ = try CacheStore(fileURL: floorURL, maximumSize: 50 << 20)  // the schema, then released (closed)
+    let floor = try SQLiteFloor(path: floorURL.path)
+    let storedHeaders: HTTPFields = [.contentType: "application/json", .cacheControl: "max-age=\(Fixtures.cacheMaxAge)"]
     var counter = 0
     return [
         MicroCase(name: "cache: 2 KB GET+decode, no cache, over no-op transport", iterations: iterations) {
@@ -82,6 +88,16 @@ func cacheMicroCases(iterations: Int) throws -> [MicroCase] {
             counter &+= 1
             let found = try await hitStore.variants(of: storedKeys[counter % storedKeys.count], inlineBodyLimit: 64 << 10)
             guard found.first?.body != nil else { throw BenchError("the stored variant came without its body") }
+        },
+        MicroCase(name: "cache: the SQLite store's store alone, a 2 KB variant", iterations: iterations) {
+            counter &+= 1
+            let response = StorableResponse(
+                key: CacheKey(normalizedURL: "http://127.0.0.1:8080/stored?n=\(counter)"), varySelection: .none, status: 200,
+                headers: storedHeaders, requestTime: Date(), responseTime: Date())
+            guard try await storeAlone.store(response, body: .bytes(Fixtures.cached)).stored != nil else { throw BenchError("not stored") }
+        },
+        MicroCase(name: "cache: SQLite's floor, an entry and its 2 KB body inserted in one transaction (C API, prepared)", iterations: iterations) {
+            try floor.insert(headers: Data(count: 60), body: Fixtures.cached)
         },
         MicroCase(name: "cache: the SQLite store's lookup alone, nothing stored", iterations: iterations) {
             counter &+= 1

@@ -28,7 +28,7 @@ extension CacheStore {
     }
 
     /// The SQLite connection under a GRDB one, which is open while GRDB hands it out.
-    private static func connection(of db: Database) throws -> OpaquePointer {
+    static func connection(of db: Database) throws -> OpaquePointer {
         guard let handle = db.sqliteConnection else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "closed connection") }
         return handle
     }

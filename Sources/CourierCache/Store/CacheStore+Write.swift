@@ -1,6 +1,7 @@
 import Courier
 import Foundation
 import GRDB
+import GRDBSQLite
 import HTTPTypes
 
 /// Writing, removing and evicting: each a transaction through GRDB's writer, so a crash never
@@ -14,7 +15,9 @@ extension CacheStore {
         if let bytes = body.bytes {
             return try writeNow("store") { db in
                 try Self.replace(with: response, bodySize: bytes.count, limit: limit, db) { id in
-                    try db.cachedStatement(sql: "INSERT INTO body (entryId, data) VALUES (?, ?)").execute(arguments: [id, bytes])
+                    try SQLiteCalls.run(
+                        db.cachedStatement(sql: "INSERT INTO body (entryId, data) VALUES (?, ?)").sqliteStatement, Self.connection(of: db),
+                        [.integer(id), .blob(bytes)])
                 }
             }
         }
@@ -32,30 +35,36 @@ extension CacheStore {
     /// Replaces the variant of `response`'s key and vary selection with it (the body inserted by
     /// `insertBody` for the new row id), and evicts; too large for `limit`, only removes the
     /// variant. Runs in the caller's transaction.
+    ///
+    /// The statements are GRDB's, prepared once per connection (every store runs them), bound and
+    /// stepped through SQLite's C API: GRDB's conversion of each argument was a measurable part of a
+    /// store beside SQLite's own work (`courier-bench micro --filter store`).
     private static func replace(
         with response: StorableResponse, bodySize: Int, limit: Int, _ db: Database, insertBody: (Int64) throws -> Void
     ) throws -> StoreOutcome {
+        let handle = try connection(of: db)
         let key = response.key
         let varyKey = response.varySelection.canonicalKey
-        // Cached statements: prepared once per connection, as every write runs these.
-        try db.cachedStatement(sql: "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ? AND varyKey = ?")
-            .execute(arguments: [key.partition, key.url, key.method, varyKey])
+        try SQLiteCalls.run(
+            db.cachedStatement(sql: "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ? AND varyKey = ?").sqliteStatement,
+            handle, [.text(key.partition), .text(key.url), .text(key.method), .text(varyKey)])
         let metaSize = CacheStorageSize.metadata(of: response)
         guard bodySize + metaSize <= limit else { return StoreOutcome() }
         let now = Date().timeIntervalSince1970
-        try db.cachedStatement(
+        let insert = try db.cachedStatement(
             sql: """
                 INSERT INTO entry (method, url, partitionKey, varyKey, vary, status, headers, requestTime, responseTime,
                     bodySize, metaSize, storedAt, lastAccess, accessOrder)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(accessOrder), 0) + 1 FROM entry))
                 """
-        ).execute(
-            arguments: [
-                key.method, key.url, key.partition, varyKey, VaryCoding.encode(response.varySelection), response.status,
-                HeaderCoding.encode(response.headers), response.requestTime.timeIntervalSince1970,
-                response.responseTime.timeIntervalSince1970, bodySize, metaSize, now, now,
-            ])
-        let id = db.lastInsertedRowID
+        )
+        try SQLiteCalls.run(insert.sqliteStatement, handle, [
+            .text(key.method), .text(key.url), .text(key.partition), .text(varyKey), .blob(VaryCoding.encode(response.varySelection)),
+            .integer(Int64(response.status)), .blob(HeaderCoding.encode(response.headers)),
+            .real(response.requestTime.timeIntervalSince1970), .real(response.responseTime.timeIntervalSince1970),
+            .integer(Int64(bodySize)), .integer(Int64(metaSize)), .real(now), .real(now),
+        ])
+        let id = sqlite3_last_insert_rowid(handle)
         try insertBody(id)
         var outcome = try evict(db, limit: limit, keeping: id)
         outcome.stored = response.metadata(id: id, bodySize: bodySize, now: Date(timeIntervalSince1970: now))
@@ -63,23 +72,32 @@ extension CacheStore {
     }
 
     /// Deletes least-recently-used variants (never `keeping`) until the total fits `limit`.
+    ///
+    /// A full cache evicts on nearly every store, so these statements are prepared once too: a
+    /// delete prepared anew compiled its triggers and cascade each time (a fifth of a store's time).
     private static func evict(_ db: Database, limit: Int, keeping: Int64) throws -> StoreOutcome {
+        let handle = try connection(of: db)
         // Kept by triggers (see ``migrator``): summing every row would cost a scan per write.
-        var total = try Int.fetchOne(db.cachedStatement(sql: "SELECT bytes FROM totals")) ?? 0
+        let totals = try db.cachedStatement(sql: "SELECT bytes FROM totals").sqliteStatement
+        defer { sqlite3_reset(totals) }
+        var total = try SQLiteCalls.step(totals, handle) ? Int(sqlite3_column_int64(totals, 0)) : 0
         guard total > limit else { return StoreOutcome() }
         let before = total
+        // Collected first, then deleted: a delete while the cursor reads the same table would move it.
         var victims: [Int64] = []
-        let rows = try Row.fetchCursor(
-            db, sql: "SELECT id, bodySize + metaSize FROM entry WHERE id != ? ORDER BY accessOrder, id", arguments: [keeping])
-        while total > limit, let row = try rows.next() {
-            victims.append(row[0])
-            total -= row[1] ?? 0
+        let oldest = try db.cachedStatement(sql: "SELECT id, bodySize + metaSize FROM entry WHERE id != ? ORDER BY accessOrder, id")
+            .sqliteStatement
+        do {
+            defer { sqlite3_reset(oldest) }
+            sqlite3_bind_int64(oldest, 1, keeping)
+            while total > limit, try SQLiteCalls.step(oldest, handle) {
+                victims.append(sqlite3_column_int64(oldest, 0))
+                total -= Int(sqlite3_column_int64(oldest, 1))
+            }
         }
-        for chunk in stride(from: 0, to: victims.count, by: 500) {
-            let ids = victims[chunk..<min(chunk + 500, victims.count)]
-            try db.execute(
-                sql: "DELETE FROM entry WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
-                arguments: StatementArguments(Array(ids)))
+        let delete = try db.cachedStatement(sql: "DELETE FROM entry WHERE id = ?").sqliteStatement
+        for victim in victims {
+            try SQLiteCalls.run(delete, handle, [.integer(victim)])
         }
         return StoreOutcome(evictedCount: victims.count, evictedBytes: before - total)
     }
@@ -91,13 +109,14 @@ extension CacheStore {
             Date().timeIntervalSince1970, entry.id, entry.key.partition, entry.key.url, entry.key.method,
         ]
         return try writeNow("updateHeaders") { db in
-            try db.execute(
+            // Cached, as the store's statements: a revalidation runs it, and its trigger compiles with it.
+            try db.cachedStatement(
                 sql: """
                     UPDATE entry SET headers = ?, requestTime = ?, responseTime = ?, metaSize = ?, lastAccess = ?,
                         accessOrder = (SELECT COALESCE(MAX(accessOrder), 0) + 1 FROM entry)
                     WHERE id = ? AND partitionKey = ? AND url = ? AND method = ?
-                    """,
-                arguments: arguments)
+                    """
+            ).execute(arguments: arguments)
             return db.changesCount > 0
         }
     }
@@ -109,9 +128,9 @@ extension CacheStore {
         guard Date().timeIntervalSince(entry.lastAccess) >= Self.useGranularity else { return }
         let arguments: StatementArguments = [Date().timeIntervalSince1970, entry.id]
         _ = try? writeNow("recordUse") { db in
-            try db.execute(
-                sql: "UPDATE entry SET lastAccess = ?, accessOrder = (SELECT COALESCE(MAX(accessOrder), 0) + 1 FROM entry) WHERE id = ?",
-                arguments: arguments)
+            try db.cachedStatement(
+                sql: "UPDATE entry SET lastAccess = ?, accessOrder = (SELECT COALESCE(MAX(accessOrder), 0) + 1 FROM entry) WHERE id = ?"
+            ).execute(arguments: arguments)
         }
     }
 

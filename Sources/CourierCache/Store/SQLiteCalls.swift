@@ -71,6 +71,25 @@ enum SQLiteCalls {
         }
     }
 
+    /// Binds `values` to `statement`'s parameters in order, steps it to its end, then resets it and
+    /// clears its bindings (a bound body is not kept alive by a statement kept for the next run).
+    static func run(_ statement: OpaquePointer, _ handle: OpaquePointer, _ values: [SQLiteValue]) throws {
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            switch value {
+            case .text(let text): try bind(text, at: index, of: statement, handle)
+            case .blob(let bytes): try bind(bytes, at: index, of: statement, handle)
+            case .integer(let integer): sqlite3_bind_int64(statement, index, integer)
+            case .real(let real): sqlite3_bind_double(statement, index, real)
+            }
+        }
+        while try step(statement, handle) {}
+    }
+
     /// `SQLITE_TRANSIENT` (a C macro Swift doesn't import): SQLite copies the bound bytes.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
@@ -83,4 +102,12 @@ enum SQLiteCalls {
             resultCode: ResultCode(rawValue: (extended & 0xFF) == (code & 0xFF) ? extended : code),
             message: String(cString: sqlite3_errmsg(handle)))
     }
+}
+
+/// A value bound to a statement's parameter through the C API.
+enum SQLiteValue {
+    case text(String)
+    case blob(Data)
+    case integer(Int64)
+    case real(Double)
 }
