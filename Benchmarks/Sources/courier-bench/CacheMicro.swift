@@ -38,6 +38,8 @@ func cacheMicroCases(iterations: Int) throws -> [MicroCase] {
     var storedKeys: [CacheKey] = []
     // The store alone against SQLite's floor, each on a file of its own and never evicting (the floor doesn't).
     let storeAlone = try CacheStore(fileURL: directory.appendingPathComponent("store.sqlite"), maximumSize: 1 << 30)
+    // A full cache, 1 MB: past its first few hundred stores, every store evicts the oldest variant.
+    let fullStore = try CacheStore(fileURL: directory.appendingPathComponent("full.sqlite"), maximumSize: 1 << 20)
     let floorURL = directory.appendingPathComponent("floor.sqlite")
     _ = try CacheStore(fileURL: floorURL, maximumSize: 50 << 20)  // the schema, then released (closed)
     let floor = try SQLiteFloor(path: floorURL.path)
@@ -95,6 +97,13 @@ func cacheMicroCases(iterations: Int) throws -> [MicroCase] {
                 key: CacheKey(normalizedURL: "http://127.0.0.1:8080/stored?n=\(counter)"), varySelection: .none, status: 200,
                 headers: storedHeaders, requestTime: Date(), responseTime: Date())
             guard try await storeAlone.store(response, body: .bytes(Fixtures.cached)).stored != nil else { throw BenchError("not stored") }
+        },
+        MicroCase(name: "cache: the SQLite store's store alone into a full cache (each store evicts one)", iterations: iterations) {
+            counter &+= 1
+            let response = StorableResponse(
+                key: CacheKey(normalizedURL: "http://127.0.0.1:8080/full?n=\(counter)"), varySelection: .none, status: 200,
+                headers: storedHeaders, requestTime: Date(), responseTime: Date())
+            guard try await fullStore.store(response, body: .bytes(Fixtures.cached)).stored != nil else { throw BenchError("not stored") }
         },
         MicroCase(name: "cache: SQLite's floor, an entry and its 2 KB body inserted in one transaction (C API, prepared)", iterations: iterations) {
             try floor.insert(headers: Data(count: 60), body: Fixtures.cached)

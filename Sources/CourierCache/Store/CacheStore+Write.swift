@@ -16,8 +16,8 @@ extension CacheStore {
             return try writeNow("store") { db in
                 try Self.replace(with: response, bodySize: bytes.count, limit: limit, db) { id in
                     try SQLiteCalls.run(
-                        db.cachedStatement(sql: "INSERT INTO body (entryId, data) VALUES (?, ?)").sqliteStatement, Self.connection(of: db),
-                        [.integer(id), .blob(bytes)])
+                        db.cachedStatement(sql: "INSERT INTO body (entryId, data) VALUES (?, ?)").sqliteStatement, Self.connection(of: db)
+                    ) { try $0.integer(id).blob(bytes) }
                 }
             }
         }
@@ -47,7 +47,8 @@ extension CacheStore {
         let varyKey = response.varySelection.canonicalKey
         try SQLiteCalls.run(
             db.cachedStatement(sql: "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ? AND varyKey = ?").sqliteStatement,
-            handle, [.text(key.partition), .text(key.url), .text(key.method), .text(varyKey)])
+            handle
+        ) { try $0.text(key.partition).text(key.url).text(key.method).text(varyKey) }
         let metaSize = CacheStorageSize.metadata(of: response)
         guard bodySize + metaSize <= limit else { return StoreOutcome() }
         let now = Date().timeIntervalSince1970
@@ -58,12 +59,12 @@ extension CacheStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(accessOrder), 0) + 1 FROM entry))
                 """
         )
-        try SQLiteCalls.run(insert.sqliteStatement, handle, [
-            .text(key.method), .text(key.url), .text(key.partition), .text(varyKey), .blob(VaryCoding.encode(response.varySelection)),
-            .integer(Int64(response.status)), .blob(HeaderCoding.encode(response.headers)),
-            .real(response.requestTime.timeIntervalSince1970), .real(response.responseTime.timeIntervalSince1970),
-            .integer(Int64(bodySize)), .integer(Int64(metaSize)), .real(now), .real(now),
-        ])
+        try SQLiteCalls.run(insert.sqliteStatement, handle) {
+            try $0.text(key.method).text(key.url).text(key.partition).text(varyKey).blob(VaryCoding.encode(response.varySelection))
+                .integer(Int64(response.status)).blob(HeaderCoding.encode(response.headers))
+                .real(response.requestTime.timeIntervalSince1970).real(response.responseTime.timeIntervalSince1970)
+                .integer(Int64(bodySize)).integer(Int64(metaSize)).real(now).real(now)
+        }
         let id = sqlite3_last_insert_rowid(handle)
         try insertBody(id)
         var outcome = try evict(db, limit: limit, keeping: id)
@@ -97,7 +98,7 @@ extension CacheStore {
         }
         let delete = try db.cachedStatement(sql: "DELETE FROM entry WHERE id = ?").sqliteStatement
         for victim in victims {
-            try SQLiteCalls.run(delete, handle, [.integer(victim)])
+            try SQLiteCalls.run(delete, handle) { $0.integer(victim) }
         }
         return StoreOutcome(evictedCount: victims.count, evictedBytes: before - total)
     }

@@ -71,22 +71,15 @@ enum SQLiteCalls {
         }
     }
 
-    /// Binds `values` to `statement`'s parameters in order, steps it to its end, then resets it and
-    /// clears its bindings (a bound body is not kept alive by a statement kept for the next run).
-    static func run(_ statement: OpaquePointer, _ handle: OpaquePointer, _ values: [SQLiteValue]) throws {
+    /// Binds `statement`'s parameters in order (`bind` chains them, `try $0.text(a).integer(b)`),
+    /// steps it to its end, then resets it and clears its bindings (a bound body is not kept alive
+    /// by a statement kept for the next run).
+    static func run(_ statement: OpaquePointer, _ handle: OpaquePointer, binding bind: (SQLiteParameters) throws -> Void) throws {
         defer {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
         }
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            switch value {
-            case .text(let text): try bind(text, at: index, of: statement, handle)
-            case .blob(let bytes): try bind(bytes, at: index, of: statement, handle)
-            case .integer(let integer): sqlite3_bind_int64(statement, index, integer)
-            case .real(let real): sqlite3_bind_double(statement, index, real)
-            }
-        }
+        try bind(SQLiteParameters(statement: statement, handle: handle, index: 1))
         while try step(statement, handle) {}
     }
 
@@ -104,10 +97,36 @@ enum SQLiteCalls {
     }
 }
 
-/// A value bound to a statement's parameter through the C API.
-enum SQLiteValue {
-    case text(String)
-    case blob(Data)
-    case integer(Int64)
-    case real(Double)
+/// A statement's parameters from `index` on, each bound through the C API by a call that returns
+/// the parameters after it; nothing allocated, unlike an array of values.
+struct SQLiteParameters {
+    let statement: OpaquePointer
+    let handle: OpaquePointer
+    let index: Int32
+
+    @discardableResult
+    func text(_ value: String) throws -> SQLiteParameters {
+        try SQLiteCalls.bind(value, at: index, of: statement, handle)
+        return next
+    }
+
+    @discardableResult
+    func blob(_ value: Data) throws -> SQLiteParameters {
+        try SQLiteCalls.bind(value, at: index, of: statement, handle)
+        return next
+    }
+
+    @discardableResult
+    func integer(_ value: Int64) -> SQLiteParameters {
+        sqlite3_bind_int64(statement, index, value)
+        return next
+    }
+
+    @discardableResult
+    func real(_ value: Double) -> SQLiteParameters {
+        sqlite3_bind_double(statement, index, value)
+        return next
+    }
+
+    private var next: SQLiteParameters { SQLiteParameters(statement: statement, handle: handle, index: index + 1) }
 }
