@@ -43,8 +43,16 @@ func cacheMicroCases(iterations: Int) throws -> [MicroCase] {
     let floorURL = directory.appendingPathComponent("floor.sqlite")
     _ = try CacheStore(fileURL: floorURL, maximumSize: 50 << 20)  // the schema, then released (closed)
     let floor = try SQLiteFloor(path: floorURL.path)
-    let storedHeaders: HTTPFields = [.contentType: "application/json", .cacheControl: "max-age=\(Fixtures.cacheMaxAge)"]
     var counter = 0
+    /// Stores the 2 KB feed into `store` under a new URL.
+    func storeOne(into store: CacheStore) async throws {
+        counter &+= 1
+        let response = StorableResponse(
+            key: CacheKey(normalizedURL: "http://127.0.0.1:8080/stored?n=\(counter)"), varySelection: .none, status: 200,
+            headers: [.contentType: "application/json", .cacheControl: "max-age=\(Fixtures.cacheMaxAge)"],
+            requestTime: Date(), responseTime: Date())
+        guard try await store.store(response, body: .bytes(Fixtures.cached)).stored != nil else { throw BenchError("not stored") }
+    }
     return [
         MicroCase(name: "cache: 2 KB GET+decode, no cache, over no-op transport", iterations: iterations) {
             counter &+= 1
@@ -92,18 +100,10 @@ func cacheMicroCases(iterations: Int) throws -> [MicroCase] {
             guard found.first?.body != nil else { throw BenchError("the stored variant came without its body") }
         },
         MicroCase(name: "cache: the SQLite store's store alone, a 2 KB variant", iterations: iterations) {
-            counter &+= 1
-            let response = StorableResponse(
-                key: CacheKey(normalizedURL: "http://127.0.0.1:8080/stored?n=\(counter)"), varySelection: .none, status: 200,
-                headers: storedHeaders, requestTime: Date(), responseTime: Date())
-            guard try await storeAlone.store(response, body: .bytes(Fixtures.cached)).stored != nil else { throw BenchError("not stored") }
+            try await storeOne(into: storeAlone)
         },
         MicroCase(name: "cache: the SQLite store's store alone into a full cache (each store evicts one)", iterations: iterations) {
-            counter &+= 1
-            let response = StorableResponse(
-                key: CacheKey(normalizedURL: "http://127.0.0.1:8080/full?n=\(counter)"), varySelection: .none, status: 200,
-                headers: storedHeaders, requestTime: Date(), responseTime: Date())
-            guard try await fullStore.store(response, body: .bytes(Fixtures.cached)).stored != nil else { throw BenchError("not stored") }
+            try await storeOne(into: fullStore)
         },
         MicroCase(name: "cache: SQLite's floor, an entry and its 2 KB body inserted in one transaction (C API, prepared)", iterations: iterations) {
             try floor.insert(headers: Data(count: 60), body: Fixtures.cached)
