@@ -35,7 +35,8 @@ extension CacheStore {
 
     /// The whole body of a variant, in one read; nil when it has been replaced or removed.
     func wholeBody(of entry: CachedMetadata) throws -> Data? {
-        try read("body") { db in
+        guard !entry.key.holdsNUL else { return nil }
+        return try read("body") { db in
             // Matched on the key too, not the id alone: after a damaged file is replaced, ids start
             // over, and an id read before must not reach another URL's or another user's body.
             try Data.fetchOne(

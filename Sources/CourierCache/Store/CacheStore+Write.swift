@@ -10,7 +10,9 @@ extension CacheStore {
     /// Stores a response (see ``CacheStorage/store(_:body:)``), then evicts the least recently
     /// used variants (stored, touched or revalidated longest ago) until the total fits
     /// ``maximumSize``. A file body is opened now and copied a chunk at a time, never whole in memory.
+    /// A key or vary selection whose text holds a NUL byte is not stored (SQLite's texts end at one).
     public func store(_ response: StorableResponse, body: CacheBody) async throws -> StoreOutcome {
+        guard !response.key.holdsNUL, !response.varySelection.canonicalKey.utf8.contains(0) else { return StoreOutcome() }
         let limit = maximumSize
         if let bytes = body.bytes {
             return try writeNow("store") { db in
@@ -75,7 +77,7 @@ extension CacheStore {
     /// Deletes least-recently-used variants (never `keeping`) until the total fits `limit`.
     ///
     /// A full cache evicts on nearly every store, so these statements are prepared once too: a
-    /// delete prepared anew compiled its triggers and cascade each time (a fifth of a store's time).
+    /// delete prepared anew compiled its triggers and cascade each time (most of such a store's time).
     private static func evict(_ db: Database, limit: Int, keeping: Int64) throws -> StoreOutcome {
         let handle = try connection(of: db)
         // Kept by triggers (see ``migrator``): summing every row would cost a scan per write.
@@ -104,6 +106,7 @@ extension CacheStore {
     }
 
     public func updateHeaders(of entry: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
+        guard !entry.key.holdsNUL else { return false }
         let metaSize = CacheStorageSize.metadata(of: entry, headers: headers)
         let arguments: StatementArguments = [
             HeaderCoding.encode(headers), requestTime.timeIntervalSince1970, responseTime.timeIntervalSince1970, metaSize,
@@ -139,8 +142,9 @@ extension CacheStore {
     static let useGranularity: TimeInterval = 60
 
     public func remove(_ entry: CachedMetadata) async throws -> Bool {
+        guard !entry.key.holdsNUL else { return false }
         // Matched on the key too: after a damaged file is replaced, ids start over.
-        try delete(
+        return try delete(
             "DELETE FROM entry WHERE id = ? AND partitionKey = ? AND url = ? AND method = ?",
             [entry.id, entry.key.partition, entry.key.url, entry.key.method]) > 0
     }
@@ -149,6 +153,7 @@ extension CacheStore {
     /// too: SQLite overwrites what it deletes (`secure_delete`), and the write-ahead log, which
     /// still holds the old pages, is checkpointed and emptied.
     public func removeAll(_ scope: CacheScope) async throws -> Int {
+        guard !scope.holdsNUL else { return 0 }  // nothing is stored under one (see `CacheKey.holdsNUL`)
         switch scope {
         case .url(let url, let partition?):
             return try delete("DELETE FROM entry WHERE partitionKey = ? AND url = ?", [partition, url])
