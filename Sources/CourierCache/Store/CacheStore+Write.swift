@@ -12,7 +12,7 @@ extension CacheStore {
     /// ``maximumSize``. A file body is opened now and copied a chunk at a time, never whole in memory.
     /// A key or vary selection whose text holds a NUL byte is not stored (SQLite's texts end at one).
     public func store(_ response: StorableResponse, body: CacheBody) async throws -> StoreOutcome {
-        guard !response.key.holdsNUL, !response.varySelection.canonicalKey.utf8.contains(0) else { return StoreOutcome() }
+        guard !response.key.holdsNUL else { return StoreOutcome() }
         let limit = maximumSize
         if let bytes = body.bytes {
             return try writeNow("store") { db in
@@ -36,7 +36,8 @@ extension CacheStore {
 
     /// Replaces the variant of `response`'s key and vary selection with it (the body inserted by
     /// `insertBody` for the new row id), and evicts; too large for `limit`, only removes the
-    /// variant. Runs in the caller's transaction.
+    /// variant. Runs in the caller's transaction. A vary selection holding a NUL byte changes
+    /// nothing, as a key holding one (``CacheKey/holdsNUL``).
     ///
     /// The statements are GRDB's, prepared once per connection (every store runs them), bound and
     /// stepped through SQLite's C API: GRDB's conversion of each argument was a measurable part of a
@@ -47,6 +48,7 @@ extension CacheStore {
         let handle = try connection(of: db)
         let key = response.key
         let varyKey = response.varySelection.canonicalKey
+        guard !varyKey.utf8.contains(0) else { return StoreOutcome() }
         try SQLiteCalls.run(
             db.cachedStatement(sql: "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ? AND varyKey = ?").sqliteStatement,
             handle
