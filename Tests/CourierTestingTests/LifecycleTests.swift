@@ -66,11 +66,13 @@ import Testing
             _ = try await second.exchange(rawRequest("GET", "/b"))
             #expect(server.connectionsOpened == 2)
             #expect(server.connectionsOpen == 2)
+            #expect(server.streamsOpen == 2)
             #expect(Set(server.recordedRequests.map(\.connectionID)) == [1, 2])
             await first.close()
             await second.close()
             #expect(await server.waitUntilConnectionsClosed(timeout: .seconds(60)))
             #expect(server.connectionsOpen == 0)
+            #expect(server.streamsOpen == 0)
             #expect(server.connectionsOpened == 2)
         }
     }

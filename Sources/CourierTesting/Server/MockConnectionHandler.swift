@@ -33,6 +33,15 @@ final class MockConnectionHandler: ChannelInboundHandler {
         self.connectionID = connectionID
     }
 
+    // One handler per HTTP/1.1 connection or HTTP/2 stream: what ``MockServer/streamsOpen`` counts.
+    func handlerAdded(context: ChannelHandlerContext) {
+        core.streamOpened()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        core.streamClosed()
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):

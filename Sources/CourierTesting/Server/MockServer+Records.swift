@@ -29,11 +29,28 @@ extension MockServer {
         core.connectionsOpen
     }
 
+    /// How many streams are open right now: each HTTP/1.1 connection is one, and each HTTP/2
+    /// stream is one. A call cancelled over HTTP/2 resets its stream and leaves the connection
+    /// open for the next call, so this, not ``connectionsOpen``, shows that the server's side ended.
+    public var streamsOpen: Int {
+        core.streamsOpen
+    }
+
     /// Waits until no connection is open, checking every 10 ms; returns false if `timeout` passes first.
     public func waitUntilConnectionsClosed(timeout: Duration = .seconds(2)) async -> Bool {
+        await waitUntil(timeout: timeout) { $0.connectionsOpen == 0 }
+    }
+
+    /// Waits until no stream is open (see ``streamsOpen``), checking every 10 ms; returns false if
+    /// `timeout` passes first.
+    public func waitUntilStreamsClosed(timeout: Duration = .seconds(2)) async -> Bool {
+        await waitUntil(timeout: timeout) { $0.streamsOpen == 0 }
+    }
+
+    private func waitUntil(timeout: Duration, _ condition: (MockServer) -> Bool) async -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
-        while connectionsOpen > 0 {
+        while !condition(self) {
             guard clock.now < deadline else { return false }
             try? await Task.sleep(for: .milliseconds(10))
         }

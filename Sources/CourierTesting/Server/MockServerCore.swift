@@ -21,6 +21,8 @@ final class MockServerCore: Sendable {
         var records: [RecordedRequest] = []
         var nextConnectionID = 1
         var openChannels: [Int: any Channel] = [:]
+        /// Open HTTP/1.1 connections and HTTP/2 streams: one per ``MockConnectionHandler``.
+        var openStreams = 0
         /// The port, held while the server is down (see ``PortHold``).
         var portHold: PortHold?
 
@@ -99,6 +101,18 @@ final class MockServerCore: Sendable {
 
     var connectionsOpen: Int {
         state.withLockedValue { $0.openChannels.count }
+    }
+
+    func streamOpened() {
+        state.withLockedValue { $0.openStreams += 1 }
+    }
+
+    func streamClosed() {
+        state.withLockedValue { $0.openStreams -= 1 }
+    }
+
+    var streamsOpen: Int {
+        state.withLockedValue { $0.openStreams }
     }
 
     /// Runs `body` on `loop` unless the server is shut down, so no task reaches a dead event loop.
