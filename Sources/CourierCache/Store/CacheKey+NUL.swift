@@ -3,7 +3,7 @@ extension CacheKey {
     /// key: GRDB binds a text up to its first NUL, so `a<NUL>b` would read, and clear, `a`'s rows
     /// (PostgreSQL's text can't hold a NUL at all; ``HTTPCache`` escapes NUL in the partitions it makes).
     var holdsNUL: Bool {
-        method.utf8.contains(0) || url.utf8.contains(0) || partition.utf8.contains(0)
+        method.holdsNUL || url.holdsNUL || partition.holdsNUL
     }
 }
 
@@ -12,10 +12,16 @@ extension CacheScope {
     /// store keeps nothing (see ``CacheKey/holdsNUL``).
     var holdsNUL: Bool {
         switch self {
-        case .url(let url, let partition): url.utf8.contains(0) || partition?.utf8.contains(0) == true
-        case .under(let prefix, let partition): prefix.utf8.contains(0) || partition?.utf8.contains(0) == true
-        case .partition(let partition): partition.utf8.contains(0)
+        case .url(let text, let partition), .under(let text, let partition): text.holdsNUL || partition?.holdsNUL == true
+        case .partition(let partition): partition.holdsNUL
         case .everything: false
         }
+    }
+}
+
+extension String {
+    /// Whether the text holds a NUL byte, where SQLite's C strings end.
+    var holdsNUL: Bool {
+        utf8.contains(0)
     }
 }

@@ -48,7 +48,7 @@ extension CacheStore {
         let handle = try connection(of: db)
         let key = response.key
         let varyKey = response.varySelection.canonicalKey
-        guard !varyKey.utf8.contains(0) else { return StoreOutcome() }
+        guard !varyKey.holdsNUL else { return StoreOutcome() }
         try SQLiteCalls.run(
             db.cachedStatement(sql: "DELETE FROM entry WHERE partitionKey = ? AND url = ? AND method = ? AND varyKey = ?").sqliteStatement,
             handle
