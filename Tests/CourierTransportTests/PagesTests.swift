@@ -192,6 +192,23 @@ import Testing
         }
     }
 
+    /// A link back to a page already fetched with its query items shuffled is a cycle too.
+    @Test(arguments: TransportKind.allCases)
+    func aCycleWithItsQueryItemsShuffledIsRefused(kind: TransportKind) async throws {
+        try await withServer(kind) { (server, client) async throws in
+            server.route("GET", "/items") { request in
+                request.queryValue("page") == "2"
+                    ? .json(Self.items(2), headers: [MockHeader("Link", "</items?size=10&page=2>; rel=next")])
+                    : .json(Self.items(1), headers: [MockHeader("Link", "</items?page=2&size=10>; rel=next")])
+            }
+            let error = await #expect(throws: CourierError.self) {
+                for try await _ in client.pages(for: Call<[Item]>(path: "/items", parameters: ["page": 1])) {}
+            }
+            #expect(error?.kind == .pagination && error?.detail.contains("cycle") == true)
+            #expect(server.recordedRequests.count == 2)
+        }
+    }
+
     /// A next link can't leave the base path by dot segments a server decodes (`%2e%2e`, `..%2F`).
     @Test(arguments: TransportKind.allCases)
     func aLinkThatClimbsOutOfTheBasePathIsRefused(kind: TransportKind) async throws {

@@ -135,6 +135,25 @@ import Testing
         }
     }
 
+    /// A 206 whose body runs past its `Content-Range` (a server that never stops) fails typed at
+    /// the range's end, and leaves nothing behind.
+    @Test(arguments: TransportKind.allCases)
+    func a206ThatRunsPastItsContentRangeFailsAtItsEnd(kind: TransportKind) async throws {
+        try await afterACutDownload(kind) { server, client, folder, destination, resume in
+            let start = Int(resume.completedBytes)
+            let endless = MockResponse.bytes(
+                Array(transferBytes[start...]) + [UInt8](repeating: 7, count: 4 << 20), status: 206, contentType: "application/octet-stream",
+                headers: [MockHeader("Content-Range", "bytes \(start)-\(transferBytes.count - 1)/\(transferBytes.count)"), MockHeader("ETag", Self.etag)]
+            )
+            server.route("GET", "/report.bin", respond: endless)
+            let error = await #expect(throws: CourierError.self) { try await client.download(Report(), to: destination, resumingFrom: resume) }
+            #expect(error?.kind == .invalidResponse)
+            #expect(error?.detail.contains("Content-Range") == true)
+            let leftovers = try contents(of: folder)
+            #expect(leftovers == [])
+        }
+    }
+
     /// A server (or a proxy) that ignores `If-Range` answers with another version's bytes: they are
     /// not spliced after the old ones; the download starts over once and holds the new version only.
     @Test(arguments: TransportKind.allCases)

@@ -30,6 +30,13 @@ struct NormalizedTarget: Hashable, Sendable {
         query.map { path + "?" + $0 } ?? path
     }
 
+    /// The target with its query items in sorted order: what a page walk compares, so a server
+    /// that shuffles the items of a page it already sent can't pass it off as a new one.
+    var targetWithSortedQuery: String {
+        guard let query else { return path }
+        return path + "?" + query.split(separator: "&").sorted().joined(separator: "&")
+    }
+
     /// Whether a segment would climb out of its folder once a server decodes it: `..` or `.` hidden
     /// behind an encoded `/` or `\` (`..%2F`), which dot-segment removal alone does not see.
     var hasEncodedDotSegment: Bool {

@@ -120,7 +120,7 @@ public struct Pages<E: Endpoint>: AsyncSequence, Sendable {
         }
 
         private func key(_ method: HTTPRequest.Method, _ path: String) -> String {
-            method.rawValue + " " + NormalizedTarget(target: path).target
+            method.rawValue + " " + NormalizedTarget(target: path).targetWithSortedQuery
         }
 
         private func cycle(_ endpoint: String, _ path: String) -> CourierError {

@@ -65,9 +65,16 @@ package final class FileDownload: Sendable {
             throw CourierError(.file, detail: "Cannot write to \(partial.path)", underlying: error)
         }
         let total = state.withLock { $0.total }
+        // A 206 holds its Content-Range and no more: a server that goes on can't fill the disk.
+        let end = head.status.code == 206 ? head.headerFields[.contentRange].flatMap(ContentRange.init).map { $0.last + 1 } : nil
         var offset = start
         if let body {
             for try await chunk in body {
+                if let end, offset + Int64(chunk.count) > end {
+                    throw CourierError(
+                        .invalidResponse, detail: "A 206 for bytes up to \(end) sent more than its Content-Range",
+                        status: head.status, responseHeaders: head.headerFields)
+                }
                 do {
                     try file.write(chunk)
                 } catch {
