@@ -43,6 +43,31 @@ import Testing
         }
     }
 
+    /// The GET after the 303 fails, or no redirect is followed at all: the write was taken, so each
+    /// is sent once, reported sent with the 303, and its group goes on.
+    @Test(arguments: Transport.allCases, [false, true])
+    func a303IsDeliveredWhateverTheGETAfterItGets(_ transport: Transport, followsRedirects: Bool) async throws {
+        try await withOutbox(transport, configure: { $0.maximumRedirects = followsRedirects ? 10 : 0 }) { server, outbox, _, _ in
+            server.route("POST", "/conversations/1/messages", respond: .status(303, headers: [MockHeader("Location", "/messages/7")]))
+            server.route("GET", "/messages/7", respond: .status(500))
+            let changes = outbox.changes()
+            for text in ["one", "two", "three"] {
+                try await outbox.enqueue(PostMessage(conversation: 1, text: text), group: "chat")
+            }
+            await outbox.flush()
+            #expect(try await outbox.items().isEmpty)
+            let posts = server.recordedRequests.filter { $0.method == "POST" }
+            #expect(posts.map(\.bodyText) == [#"{"text":"one"}"#, #"{"text":"two"}"#, #"{"text":"three"}"#])
+            #expect(server.recordedRequests.filter { $0.method == "GET" }.count == (followsRedirects ? 3 : 0))
+            let seen = await collect(changes, count: 9)
+            let sent = seen.compactMap { change -> Int? in
+                if case .sent(_, let delivery) = change { return delivery.response.head.status.code }
+                return nil
+            }
+            #expect(sent == [303, 303, 303])
+        }
+    }
+
     @Test(arguments: Transport.allCases, [307, 308])
     func aSameOriginTemporaryOrPermanentRedirectResendsTheSameWrite(_ transport: Transport, status: Int) async throws {
         try await withOutbox(transport) { server, outbox, _, _ in

@@ -20,8 +20,9 @@ import OpenAPIRuntime
 ///   target fails with ``CourierError/Kind/redirect``.
 /// - A write an outbox kept is delivered only where it was answered: a 301 or 302 (which would send
 ///   it again as a GET without its body) and a 307 or 308 to another origin fail the call with
-///   ``CourierError/Kind/redirect``, naming the status and the `Location`; a 303 (the server took
-///   the write and points at its result) and a 307 or 308 within the origin are followed.
+///   ``CourierError/Kind/redirect``, naming the status and the `Location`; a 307 or 308 within the
+///   origin is followed. A 303 says the server took the write: it is followed, and when the GET
+///   after it fails, the 303 itself is the call's answer (the write is delivered either way).
 public struct RedirectMiddleware: ClientMiddleware, CourierMiddleware {
     /// How many redirects one call may follow.
     var maximumRedirects: Int
@@ -56,22 +57,43 @@ public struct RedirectMiddleware: ClientMiddleware, CourierMiddleware {
         var hop = Hop(request: request, body: body, baseURL: baseURL, withholdsCredentials: context.isCrossOriginHop)
         guard let start = Origin(hop.url) else { return answer }
         var visited: Set<String> = []
-        while Self.isRedirect(answer.response.status) {
-            visited.insert(hop.visit)
-            guard visited.count <= maximumRedirects else {
-                throw failure("More than \(maximumRedirects) redirects", at: hop)
+        // A kept write answered 303 was taken (RFC 9110 §15.4.4): the write is delivered whatever the
+        // GET that follows it gets, which only tells the outbox what the server made of it.
+        var taken: Answer?
+        do {
+            while Self.isRedirect(answer.response.status) {
+                visited.insert(hop.visit)
+                guard visited.count <= maximumRedirects else {
+                    throw failure("More than \(maximumRedirects) redirects", at: hop)
+                }
+                if context.isKeptWrite, taken == nil, answer.response.status == .seeOther, hop.request.method != .get {
+                    taken = answer
+                }
+                let current = try nextHop(after: hop, response: answer.response, from: start, keptWrite: context.isKeptWrite)
+                if visited.contains(current.visit) {
+                    throw failure("Redirect loop back to \(current.url.absoluteString)", at: hop)
+                }
+                var hopContext = context
+                hopContext.isCrossOriginHop = current.withholdsCredentials
+                let attempts = answer.attempts
+                answer = try await next(current.request, current.body, current.baseURL, hopContext)
+                answer.attempts += attempts
+                hop = current
             }
-            let current = try nextHop(after: hop, response: answer.response, from: start, keptWrite: context.isKeptWrite)
-            if visited.contains(current.visit) {
-                throw failure("Redirect loop back to \(current.url.absoluteString)", at: hop)
-            }
-            var hopContext = context
-            hopContext.isCrossOriginHop = current.withholdsCredentials
-            let attempts = answer.attempts
-            answer = try await next(current.request, current.body, current.baseURL, hopContext)
-            answer.attempts += attempts
-            hop = current
+        } catch {
+            guard let taken, !Task.isCancelled else { throw error }
+            return Self.delivered(taken, attemptsSince: taken.attempts)
         }
+        guard let taken, answer.response.status.kind != .successful else { return answer }
+        return Self.delivered(taken, attemptsSince: answer.attempts)
+    }
+
+    /// The 303 that took a kept write, as the call's answer when what followed it did not succeed:
+    /// its body (a note for people, left unread) dropped, every attempt counted.
+    private static func delivered(_ taken: Answer, attemptsSince attempts: Int) -> Answer {
+        var answer = taken
+        answer.body = HTTPBody()
+        answer.attempts = max(taken.attempts, attempts)
         return answer
     }
 

@@ -139,7 +139,8 @@ extension Client {
         let answer = outcome.answer
         try validate(
             outcome.head, body: outcome.body, endpoint: call.context.endpoint, source: answer.source,
-            notRetriedBecause: answer.notRetriedBecause, checksContent: !call.destination.isTransfer)
+            notRetriedBecause: answer.notRetriedBecause, checksContent: !call.destination.isTransfer,
+            isKeptWrite: call.context.isKeptWrite)
         return ValidatedResponse(
             head: outcome.head, body: outcome.body, request: call.summary, source: answer.source, attempts: answer.attempts,
             started: call.started, bodySize: outcome.bodySize, stream: outcome.stream

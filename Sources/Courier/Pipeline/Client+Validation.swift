@@ -3,12 +3,13 @@ import HTTPTypes
 
 extension Client {
     /// Checks the status and, when `checksContent` (not for a download, whose body is in a file),
-    /// runs the response validator; every failure keeps its evidence.
+    /// runs the response validator; every failure keeps its evidence. A kept write's `303` is a
+    /// success: the server took the write (see ``RedirectMiddleware``).
     func validate(
         _ head: HTTPResponse, body: Data, endpoint: String, source: ResponseSource, notRetriedBecause: String? = nil,
-        checksContent: Bool = true
+        checksContent: Bool = true, isKeptWrite: Bool = false
     ) throws(CourierError) {
-        guard head.status.kind == .successful else {
+        guard head.status.kind == .successful || isKeptWrite && head.status == .seeOther else {
             let message = ServerMessage.extract(from: body, paths: configuration.errorMessagePaths)
             throw CourierError(
                 message == nil ? .unacceptableStatus : .server,
@@ -16,7 +17,7 @@ extension Client {
                 serverMessage: message, status: head.status, responseHeaders: head.headerFields, body: body
             )
         }
-        if checksContent, let validator = configuration.responseValidator,
+        if checksContent, head.status.kind == .successful, let validator = configuration.responseValidator,
             let rejection = validator(ValidationInput(endpoint: endpoint, response: head, body: body))
         {
             let message = (rejection as? any LocalizedError)?.errorDescription
