@@ -94,7 +94,7 @@ public struct AsyncHTTPClientTransport: CourierTransport {
     /// bounds only the head), so a slow body fails with `CourierError.Kind.timedOut` at the same
     /// moment a slow head would.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        try await send(request, body: body, baseURL: baseURL, attempt: TransportAttempt(RequestContext.described))
+        try await sendOutsideClient(request, body: body, baseURL: baseURL)
     }
 
     /// Sends one attempt of a call; see ``send(_:body:baseURL:operationID:)``.

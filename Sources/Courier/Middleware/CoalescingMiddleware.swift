@@ -78,8 +78,14 @@ package struct CoalescingMiddleware: CourierMiddleware {
                 calls.remove(key, call)
                 return answer
             }
-            // Not a known user's call: credentials or secrets added down the chain make the answer private.
-            let isPrivate = if case .user = key.identity { false } else { answer.wasCredentialed }
+            // Not a user's call: credentials or secrets added down the chain make the answer
+            // private, and so does a chain below that can't say what left (a generated client's
+            // transport that is not Courier's) unless who is signed in is known.
+            let isPrivate = switch key.identity {
+            case .user: false
+            case .anonymous: answer.credentials == .present
+            case .unknown: answer.credentials != .absent
+            }
             guard !isPrivate, let limit = context.described?.maximumBodySize ?? sharingLimit(answer.body) else {
                 calls.remove(key, call)
                 call.finish(.success(.sendYourOwn))

@@ -94,15 +94,16 @@ struct ChainEnd: Sendable {
             return Answer(response: HTTPResponse(status: .gatewayTimeout), body: HTTPBody())
         }
         let request = withoutSecrets(request, ifLeaving: baseURL, context: context)
-        // Whichever step added them, credentials keep the response out of what is shared (see `Answer.wasCredentialed`).
-        let wasCredentialed = request.headerFields.contains { redaction.isCredential(header: $0.name) }
+        // Whichever step added them, credentials keep the response out of what is shared (see
+        // `Answer.credentials`); by the call's list, which a cache above may have added its own to.
+        let credentials = SentCredentials(request.headerFields, redaction: context.redaction)
         do {
             let (response, responseBody) = if let download = context.download {
                 try await download.attempt(request) { request in try await send(request, body: body, baseURL: baseURL, context: context) }
             } else {
                 try await send(request, body: body, baseURL: baseURL, context: context)
             }
-            return Answer(response: response, body: responseBody, source: .network, attempts: 1, wasCredentialed: wasCredentialed)
+            return Answer(response: response, body: responseBody, source: .network, attempts: 1, credentials: credentials)
         } catch {
             // The request as sent: a middleware may have changed it.
             var failure = CourierError.from(transportError: error)

@@ -47,7 +47,7 @@ package struct Answer: Sendable {
     /// Whether the request left the chain with credential fields (see `Redaction.isCredential(header:)`),
     /// whichever step added them: a step that filed the call as nobody's (a cache, coalescing)
     /// then keeps the response to this caller.
-    package var wasCredentialed = false
+    package var credentials = SentCredentials.absent
     /// Why a status a ``RetryMiddleware`` would have retried was not; the status's error says so.
     package var notRetriedBecause: String?
 
@@ -56,13 +56,37 @@ package struct Answer: Sendable {
         self.init(response: response, body: body, source: .network, attempts: 0)
     }
 
-    package init(response: HTTPResponse, body: HTTPBody?, source: ResponseSource, attempts: Int, wasCredentialed: Bool = false) {
+    package init(response: HTTPResponse, body: HTTPBody?, source: ResponseSource, attempts: Int, credentials: SentCredentials = .absent) {
         self.response = response
         self.body = body
         self.source = source
         self.attempts = attempts
-        self.wasCredentialed = wasCredentialed
+        self.credentials = credentials
     }
+}
+
+/// What the steps below a step know of the credentials its request left for the network with.
+///
+/// A Courier transport and a ``Client``'s end see the request as it leaves; in a generated
+/// client's chain whose transport is not Courier's, nothing does, and a step that filed the call as
+/// nobody's must assume the worst of a response it would share.
+package enum SentCredentials: Int, Comparable, Sendable {
+    /// It left with none.
+    case absent
+    /// Nothing below said what it left with.
+    case unknown
+    /// It left with credential or secret header fields.
+    case present
+
+    /// What `fields` say: present when one of them is a credential or a secret of `redaction`'s.
+    package init(_ fields: HTTPFields, redaction: Redaction) {
+        self = fields.contains { redaction.isCredential(header: $0.name) } ? .present : .absent
+    }
+
+    /// The worse of two requests' (the attempts of one exchange).
+    package func and(_ other: SentCredentials) -> SentCredentials { max(self, other) }
+
+    package static func < (lhs: SentCredentials, rhs: SentCredentials) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 extension CourierMiddleware {
@@ -91,9 +115,9 @@ extension CourierMiddleware {
                 var below = below
                 below.report = RequestContext.Report()
                 let (response, responseBody) = try await RequestContext.$current.withValue(below) { try await next(request, body, baseURL) }
+                // What the steps below recorded; nothing when no Courier step or transport is there.
                 var answer = below.report.answer(response: response, body: responseBody)
-                answer.wasCredentialed = answer.wasCredentialed
-                    || request.headerFields.contains { below.redaction.isCredential(header: $0.name) }
+                answer.credentials = answer.credentials.and(SentCredentials(request.headerFields, redaction: below.redaction))
                 return answer
             }
         }

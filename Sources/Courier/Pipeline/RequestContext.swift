@@ -135,7 +135,8 @@ public struct RequestContext: Sendable {
         struct State {
             var source: ResponseSource = .network
             var attempts = 0
-            var wasCredentialed = false
+            /// Unknown until a Courier step or transport below records what it sent.
+            var credentials = SentCredentials.unknown
         }
 
         package init() {}
@@ -150,14 +151,14 @@ public struct RequestContext: Sendable {
         /// step above it there, and for an app's own `ClientMiddleware` that reads
         /// ``RequestContext/current`` after its `next`.
         package func record(_ answer: Answer) {
-            state.withLock { $0 = State(source: answer.source, attempts: answer.attempts, wasCredentialed: answer.wasCredentialed) }
+            state.withLock { $0 = State(source: answer.source, attempts: answer.attempts, credentials: answer.credentials) }
         }
 
         /// `response` with what the steps below recorded.
         package func answer(response: HTTPResponse, body: HTTPBody?) -> Answer {
             let state = state.withLock { $0 }
             return Answer(
-                response: response, body: body, source: state.source, attempts: state.attempts, wasCredentialed: state.wasCredentialed)
+                response: response, body: body, source: state.source, attempts: state.attempts, credentials: state.credentials)
         }
     }
 }

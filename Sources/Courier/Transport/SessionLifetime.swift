@@ -11,6 +11,13 @@ final class SessionLifetime: Sendable {
 
     init(configuration: URLSessionConfiguration, trust: URLSessionTrust? = nil) {
         delegate = URLSessionTransportDelegate(trust: trust)
+        #if canImport(FoundationNetworking)
+        // FoundationNetworking looks a task up in a URLCache on a global queue, where a cancel then
+        // lands unordered against the task's end (see `TaskStop`); and it stores nothing there.
+        let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
+        configuration.urlCache = nil
+        #endif
+        // Its delegate queue is serial (nil asks for one): `TaskStop` relies on it.
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 

@@ -63,7 +63,7 @@ public struct URLSessionTransport: CourierTransport {
     /// Sends one request; the response's body is read whole, within the client's size limit, or for
     /// a transfer handed over as it arrives.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        try await send(request, body: body, baseURL: baseURL, attempt: TransportAttempt(RequestContext.described))
+        try await sendOutsideClient(request, body: body, baseURL: baseURL)
     }
 
     /// Sends one attempt of a call; see ``send(_:body:baseURL:operationID:)``.
@@ -135,12 +135,14 @@ public struct URLSessionTransport: CourierTransport {
         }
     }
 
-    /// Runs a data task, cancelling it as soon as the calling task is cancelled or the deadline passes.
+    /// Runs a data task. A cancelled call or a passed deadline answers at once, whatever the
+    /// session does with the task after it (see ``TaskStop``).
     private func perform(
         _ urlRequest: URLRequest, upload: UploadBody?, deadline: Deadline?, limit: Int, streams: Bool
     ) async throws -> URLSessionTransportDelegate.Reception.Reply {
         let task = session.dataTask(with: urlRequest)
-        upload?.attach(to: task)
+        let stop = TaskStop(task, in: session)
+        upload?.attach(to: task, stop: stop)
         #if canImport(Darwin)
         // A suspended task stops reading its socket: the reader's pace reaches the server.
         let pause: (@Sendable (Bool) -> Void)? = { paused in paused ? task.suspend() : task.resume() }
@@ -149,26 +151,26 @@ public struct URLSessionTransport: CourierTransport {
         let pause: (@Sendable (Bool) -> Void)? = nil
         #endif
         let reception = URLSessionTransportDelegate.Reception(
-            limit: limit, deadline: deadline, streams: streams, cancel: { task.cancel() }, pause: pause)
+            limit: limit, streams: streams, stop: stop, pause: pause)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                reception.start(continuation)
+                // A call cancelled before it started never starts its task.
+                guard reception.start(continuation) else { return }
                 delegate.register(reception, for: task)
                 task.resume()
                 if let deadline {
-                    let timer = deadline.schedule {
-                        reception.timeOut()
-                        task.cancel()
-                    }
+                    let timer = deadline.schedule { reception.end(deadline.error) }
                     // Done before the timer was set: cancel it now.
                     if reception.keep(timer) == false { timer.cancel() }
                 }
-                if Task.isCancelled { task.cancel() }
+                if Task.isCancelled { reception.end(Self.cancelled) }
             }
         } onCancel: {
-            task.cancel()
+            reception.end(Self.cancelled)
         }
     }
+
+    private static let cancelled = CourierError(.cancelled, detail: "The call was cancelled")
 
     private func makeURLRequest(_ request: HTTPRequest, baseURL: URL) throws -> URLRequest {
         let text = baseURL.absoluteString(appendingRequestPath: request.path)

@@ -29,16 +29,15 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
-        let accepted = reception(for: dataTask)?.receive(response) ?? true
+        let reception = reception(for: dataTask)
+        let accepted = reception?.receive(response) ?? true
         completionHandler(accepted ? .allow : .cancel)
-        if !accepted { dataTask.cancel() }
+        if !accepted { reception?.stopTask() }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let reception = reception(for: dataTask), !reception.append(data) else { return }
-        // A body that has all arrived ends its task on its own: stopping it would gain nothing, and
-        // FoundationNetworking can crash when a cancel races that end (swift-corelibs-foundation #3296).
-        if !reception.hasWholeBody(expected: dataTask.countOfBytesExpectedToReceive) { dataTask.cancel() }
+        reception.stopTask()
     }
 
     func urlSession(
@@ -89,36 +88,44 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
             var keepsPrefix = false
             /// The prefix is complete: the task was stopped on purpose.
             var prefixComplete = false
-            /// The body's bytes gathered or turned away so far.
-            var received = 0
         }
 
         private let state: Locked<State>
         private let limit: Int
-        private let deadline: Deadline?
         /// Whether the body is handed over as it arrives instead of gathered.
         private let streams: Bool
-        /// Stops the session task (a streamed body dropped unread).
-        private let cancel: @Sendable () -> Void
+        /// Stops the session task (a body over the limit, a streamed body dropped unread).
+        private let stop: TaskStop
         /// Pauses or resumes the session task while a streamed body's reader is behind; nil where
         /// URLSession can't (see ``ResponseBuffer``).
         private let pause: (@Sendable (Bool) -> Void)?
 
         init(
-            limit: Int, deadline: Deadline?, streams: Bool, cancel: @escaping @Sendable () -> Void,
-            pause: (@Sendable (Bool) -> Void)? = nil
+            limit: Int, streams: Bool, stop: TaskStop, pause: (@Sendable (Bool) -> Void)? = nil
         ) {
             self.limit = limit
-            self.deadline = deadline
             self.streams = streams
-            self.cancel = cancel
+            self.stop = stop
             self.pause = pause
             state = Locked(State())
         }
 
-        func start(_ continuation: CheckedContinuation<Reply, any Error>) {
-            state.withLock { $0.continuation = continuation }
+        /// Takes the caller's continuation; false when the reception already ended (the call was
+        /// cancelled before it started), the continuation then resumed with why.
+        func start(_ continuation: CheckedContinuation<Reply, any Error>) -> Bool {
+            let ended = state.withLock { state -> CourierError? in
+                guard state.finished else {
+                    state.continuation = continuation
+                    return nil
+                }
+                return state.failure ?? CourierError(.cancelled, detail: "The call was cancelled")
+            }
+            if let ended { continuation.resume(throwing: ended) }
+            return ended == nil
         }
+
+        /// Stops the session task (see ``TaskStop``).
+        func stopTask() { stop() }
 
         /// Keeps the timer to cancel on completion; false when the reception already finished.
         func keep(_ timer: DeadlineTimer.Token) -> Bool {
@@ -128,10 +135,27 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
             }
         }
 
-        /// Records that the deadline passed, before the task is cancelled (an earlier failure wins).
-        func timeOut() {
-            guard let error = deadline?.error else { return }
-            fail(error)
+        /// Ends the reception now with `failure` (the caller cancelled, the deadline passed; an
+        /// earlier failure wins), without waiting for the session to end the task, which it then
+        /// stops: FoundationNetworking may never report a task that a cancel raced.
+        func end(_ failure: CourierError) {
+            let ended = state.withLock { state -> (CheckedContinuation<Reply, any Error>?, ResponseBuffer?, DeadlineTimer.Token?, CourierError)? in
+                guard !state.finished else { return nil }
+                state.finished = true
+                if state.failure == nil { state.failure = failure }
+                defer {
+                    state.continuation = nil
+                    state.streamed = nil
+                    state.timer = nil
+                    state.body = nil
+                }
+                return (state.continuation, state.streamed, state.timer, state.failure ?? failure)
+            }
+            guard let (continuation, streamed, timer, failure) = ended else { return }
+            timer?.cancel()
+            streamed?.finish(.failure(failure))
+            continuation?.resume(throwing: failure)
+            stop()
         }
 
         /// Records why the task is about to end (an earlier failure wins).
@@ -159,7 +183,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
         }
 
         private func handOver(_ response: URLResponse, announced: Int?) -> Bool {
-            let buffer = ResponseBuffer(pause: pause, cancel: cancel)
+            let buffer = ResponseBuffer(pause: pause, cancel: { [stop] in stop() })
             let continuation = state.withLock { state in
                 state.response = response
                 state.streamed = buffer
@@ -172,13 +196,13 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
 
         /// Adds body bytes; false once the body is over the limit.
         func append(_ data: Data) -> Bool {
+            stop.count(data.count)
             if let streamed = state.withLock({ $0.failure == nil ? $0.streamed : nil }) {
                 // Outside the reception's lock: the buffer may write to its file.
                 streamed.append(data)
                 return true
             }
             return state.withLock { state in
-                state.received += data.count
                 guard state.failure == nil else { return false }
                 do throws(CourierError) {
                     if state.body == nil { state.body = try BodyAccumulator(limit: limit, announcedLength: nil) }
@@ -194,12 +218,6 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unch
                     return false
                 }
             }
-        }
-
-        /// Whether the whole body has arrived, by the length the task expects (announced, and not
-        /// content-coded; unknown otherwise, never whole).
-        func hasWholeBody(expected: Int64) -> Bool {
-            expected > 0 && state.withLock { Int64($0.received) >= expected }
         }
 
         /// Resumes the caller with the body, or with the first failure; ends a streamed body.

@@ -11,6 +11,7 @@ final class UploadBody: Sendable {
     private struct State {
         var streams: [any BodyStream] = []
         var task: URLSessionTask?
+        var stop: TaskStop?
         var closed = false
     }
 
@@ -45,9 +46,12 @@ final class UploadBody: Sendable {
         state.withLock { $0.streams }.reversed().lazy.compactMap(\.failure).first
     }
 
-    /// Lets the session delegate find this body while `task` runs.
-    func attach(to task: URLSessionTask) {
-        state.withLock { $0.task = task }
+    /// Lets the session delegate find this body while `task` runs; a body that fails stops it with `stop`.
+    func attach(to task: URLSessionTask, stop: TaskStop) {
+        state.withLock { state in
+            state.task = task
+            state.stop = stop
+        }
         Self.inFlight.withLock { $0[ObjectIdentifier(task)] = self }
     }
 
@@ -63,6 +67,7 @@ final class UploadBody: Sendable {
             defer {
                 state.streams = []
                 state.task = nil
+                state.stop = nil
             }
             return (state.streams, state.task)
         }
@@ -73,7 +78,7 @@ final class UploadBody: Sendable {
     private func makeStream() -> InputStream {
         // A body that fails on a bound pair would otherwise just stop: the task is cancelled, and
         // the transport reports the body's own error.
-        let stream = makeBodyStream(body) { [state] in state.withLock { $0.task }?.cancel() }
+        let stream = makeBodyStream(body) { [state] in state.withLock { $0.stop }?() }
         let closed = state.withLock { state in
             if !state.closed { state.streams.append(stream) }
             return state.closed

@@ -16,7 +16,7 @@ extension CacheExchange {
         if mayStore, let url = URL(string: key.url), rules.isStorableForGET(afterPost: request, response: response, url: url),
            let selection = rules.varySelection(response: response, request: request) {
             return answer.replacing(with: try await store(
-                response, answer.body, selection: selection, requestTime: requestTime, wasCredentialed: answer.wasCredentialed))
+                response, answer.body, selection: selection, requestTime: requestTime, sent: answer.credentials))
         }
         return answer
     }

@@ -29,7 +29,7 @@ extension CacheExchange {
             status: .init(code: variant.status), headerFields: rules.merge(stored: variant.headers, notModified: notModified.response.headerFields))
         if let body, rules.isStorable(request: request, response: head),
            let selection = rules.varySelection(response: head, request: request), selection != variant.varySelection {
-            _ = try? await store(head, HTTPBody(body), selection: selection, requestTime: requestTime, wasCredentialed: notModified.wasCredentialed)
+            _ = try? await store(head, HTTPBody(body), selection: selection, requestTime: requestTime, sent: notModified.credentials)
         }
         return served
     }

@@ -27,7 +27,7 @@ extension CacheExchange {
         guard rules.isStorable(request: ranged, response: response),
               rules.varySelection(response: response, request: request) == selection
         else { return try await followHTTPNetwork(network, request: request, hit: nil).after(part) }
-        _ = try await storePart(response, part.body, selection: selection, requestTime: requestTime, wasCredentialed: part.wasCredentialed)
+        _ = try await storePart(response, part.body, selection: selection, requestTime: requestTime, sent: part.credentials)
         guard let hit = try await lookup().hit,
               let answer = rules.storedAnswer(for: request, from: hit.metadata.response, bodySize: hit.metadata.bodySize),
               let served = try? await answering(answer, rules.servedResponse(for: hit.metadata.storedResponse, now: cache.clock), hit)

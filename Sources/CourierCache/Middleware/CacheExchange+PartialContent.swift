@@ -37,10 +37,10 @@ extension CacheExchange {
     /// combination past that stores the new part alone. A part whose body isn't exactly the bytes
     /// its `Content-Range` announces (a cut response) is not stored.
     func storePart(
-        _ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date, wasCredentialed: Bool
+        _ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date, sent: SentCredentials
     ) async throws -> (HTTPResponse, HTTPBody?) {
         // A transfer's part is in its file, or streams to its caller: not gathered here.
-        guard userIsKnown(wasCredentialed: wasCredentialed), sharedRulesAllow(response, wasCredentialed: wasCredentialed), !isTransfer else {
+        guard mayStore(response, sent: sent), !isTransfer else {
             return (response, body)
         }
         let bytes = try await collectBody(body, limit: bodyLimit)

@@ -23,40 +23,43 @@ extension CacheExchange {
         }
         if response.status == .partialContent {
             return answer.replacing(with: try await storePart(
-                response, answer.body, selection: selection, requestTime: requestTime, wasCredentialed: answer.wasCredentialed))
+                response, answer.body, selection: selection, requestTime: requestTime, sent: answer.credentials))
         }
         return answer.replacing(with: try await store(
-            response, answer.body, selection: selection, requestTime: requestTime, wasCredentialed: answer.wasCredentialed))
+            response, answer.body, selection: selection, requestTime: requestTime, sent: answer.credentials))
     }
 
-    /// Whether a response may be stored for this exchange: not when the user it belongs to can't be
-    /// known (the request was filed as nobody's, and `wasCredentialed`: it left the chain below with credentials).
-    func userIsKnown(wasCredentialed: Bool) -> Bool {
-        guard filedAsAnonymous, wasCredentialed else { return true }
-        if cache.coordination.shouldWarnAboutCredentials() {
-            cache.logger.error(
-                "HTTPCache can't tell which user this response belongs to, so it is not stored: list CredentialsMiddleware before the cache, or give HTTPCache the credential provider",
-                metadata: ["url": loggedURL])
+    /// Whether `response` may be stored under this exchange's key, given what its request left the
+    /// chain below with (`sent`):
+    /// - filed as nobody's and sent with credentials: never, since the user it belongs to can't be
+    ///   known (logged once);
+    /// - filed as nobody's while nothing below could say what left (a generated client whose
+    ///   transport is not Courier's) and nothing said nobody is signed in: only what RFC 9111 §3.5
+    ///   lets a shared cache keep from a request with credentials (`public`, `s-maxage`,
+    ///   `must-revalidate`), since a middleware below may have added a user's;
+    /// - in a shared cache, its rules, credentialed unless the request is known to have left without.
+    func mayStore(_ response: HTTPResponse, sent: SentCredentials) -> Bool {
+        let credentialed = sent.and(SentCredentials(request.headerFields, redaction: rules.secrets?.redaction ?? Redaction()))
+        if filedAsAnonymous, credentialed == .present {
+            if cache.coordination.shouldWarnAboutCredentials() {
+                cache.logger.error(
+                    "HTTPCache can't tell which user this response belongs to, so it is not stored: list CredentialsMiddleware before the cache, or give HTTPCache the credential provider",
+                    metadata: ["url": loggedURL])
+            }
+            return false
         }
-        return false
+        var rules = rules
+        if filedAsAnonymous, credentialed == .unknown, !nobodyIsSignedIn { rules.isShared = true }
+        return rules.sharedCacheMayStore(response, credentialed: credentialed != .absent)
     }
 
-    /// Whether a shared cache may keep `response` (see `CacheRules.sharedCacheMayStore`): the
-    /// request carried credentials if it had them here, or left the chain below with them (`wasCredentialed`).
-    func sharedRulesAllow(_ response: HTTPResponse, wasCredentialed: Bool) -> Bool {
-        guard rules.isShared else { return true }
-        let redaction = rules.secrets?.redaction ?? Redaction()
-        let credentialed = wasCredentialed || request.headerFields.contains { redaction.isCredential(header: $0.name) }
-        return rules.sharedCacheMayStore(response, credentialed: credentialed)
-    }
-
-    /// Stores a response the caller found storable under this exchange's key, unless the user it
-    /// belongs to can't be known or the shared rules forbid it (`wasCredentialed`: the request left
-    /// the chain below with credentials); returns it with its body collected.
+    /// Stores a response the caller found storable under this exchange's key, unless what its request
+    /// left the chain below with (`sent`) forbids it (see ``mayStore(_:sent:)``); returns it with its
+    /// body collected.
     func store(
-        _ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date, wasCredentialed: Bool
+        _ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date, sent: SentCredentials
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard userIsKnown(wasCredentialed: wasCredentialed), sharedRulesAllow(response, wasCredentialed: wasCredentialed) else {
+        guard mayStore(response, sent: sent) else {
             return (response, body)
         }
         if isTransfer { return await storeDownload(response, body, selection: selection, requestTime: requestTime) }

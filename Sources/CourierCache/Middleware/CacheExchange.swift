@@ -20,9 +20,12 @@ struct CacheExchange: Sendable {
     /// The generation of the key's partition when the call started (see
     /// ``CacheCoordination/generation(of:)``): a clear since then keeps its response out.
     var generation = 0
-    /// Whether the request was filed as anonymous without knowing who is signed in: then a
-    /// response the network sent for a request that left with credentials is not stored.
+    /// Whether the request was filed as nobody's: then a response to a request that left with
+    /// credentials is not stored (see `mayStore(_:sent:)`).
     let filedAsAnonymous: Bool
+    /// Whether a client's context or the cache's provider said nobody is signed in: then a chain
+    /// below that can't say what left is trusted to have added no user's credentials.
+    var nobodyIsSignedIn = false
     /// Whether the call is a transfer: its body is never gathered in memory (see `CacheExchange+Downloads`).
     var isTransfer = false
     /// The file a download writes, whose whole body the cache may copy.
@@ -197,7 +200,7 @@ extension Answer {
     func after(_ earlier: Answer) -> Answer {
         var answer = self
         answer.attempts += earlier.attempts
-        answer.wasCredentialed = wasCredentialed || earlier.wasCredentialed
+        answer.credentials = credentials.and(earlier.credentials)
         return answer
     }
 }

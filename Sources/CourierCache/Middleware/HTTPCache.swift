@@ -141,12 +141,15 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
         let partition = await partition(of: request, described, secrets: rules.secrets)
         var exchange = CacheExchange(
             cache: self, request: request, rules: rules, key: CacheKey(method: "GET", normalizedURL: url, partition: partition.name),
-            filedAsAnonymous: partition.isAnonymous,
+            filedAsAnonymous: partition.isAnonymous, nobodyIsSignedIn: partition.nobodyIsSignedIn,
             isTransfer: described?.isTransfer ?? false, download: described?.download,
             bodyLimit: described?.maximumBodySize ?? CacheExchange.defaultBodyLimit, telemetry: described?.telemetry ?? Telemetry(),
             offlineAllowance: policy.offlineAllowance.map(\.inSeconds) ?? offlineAllowance
         )
         exchange.generation = coordination.generation(of: partition.name)
+        // The steps below judge what leaves with the cache's secret list too: a secret field that a
+        // middleware below adds then counts as credentials (see `CacheExchange.mayStore`).
+        let context = context.judgingSecrets(by: secrets.redaction)
         @Sendable func network(_ request: HTTPRequest) async throws -> Answer {
             try await next(request, body, baseURL, context)
         }
@@ -192,9 +195,10 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
     /// Where a request's responses are kept.
     struct Partition {
         var name: String
-        /// Whether the request was filed as nobody's without knowing who is signed in (see
-        /// `CacheExchange.filedAsAnonymous`).
+        /// Whether the request was filed as nobody's (see `CacheExchange.filedAsAnonymous`).
         var isAnonymous = false
+        /// Whether a client's context or the cache's provider said nobody is signed in.
+        var nobodyIsSignedIn = false
     }
 
     /// The partition of a request: the user's identity; else a keyed hash of the credential and
@@ -207,7 +211,7 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
         }
         if case .user(let user) = identity { return Partition(name: Self.partition(ofUser: user)) }
         if let own = secrets?.partition(of: request.headerFields) { return Partition(name: own) }
-        return Partition(name: "", isAnonymous: true)
+        return Partition(name: "", isAnonymous: true, nobodyIsSignedIn: identity == .anonymous)
     }
 
     var clock: Date { now() }
@@ -215,5 +219,14 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
     /// The storage's partition name for a signed-in user (see ``CachePartition/user(_:)``).
     package static func partition(ofUser identity: String) -> String {
         CachePartition.user(identity).storageName ?? ""
+    }
+}
+
+extension RequestContext {
+    /// This context with `redaction` as its secret list (the cache's merged with the call's).
+    fileprivate func judgingSecrets(by redaction: Redaction) -> RequestContext {
+        var context = self
+        context.redaction = redaction
+        return context
     }
 }

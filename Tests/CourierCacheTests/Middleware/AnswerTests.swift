@@ -98,8 +98,9 @@ import Testing
             let context = RequestContext(endpoint: "feed", cachePolicy: .followHTTP, isIdempotent: true, timeout: .seconds(10))
             let ((_, body), report) = try await RequestContext.$current.withValue(context) {
                 try await RequestContext.reporting {
-                    try await cache.intercept(Self.request, body: nil, baseURL: baseURL, operationID: "feed") { _, _, _ in
-                        (HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=86400"]), HTTPBody("feed"))
+                    try await cache.intercept(Self.request, body: nil, baseURL: baseURL, operationID: "feed") { request, _, _ in
+                        recordSend(of: request)
+                        return (HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=86400"]), HTTPBody("feed"))
                     }
                 }
             }

@@ -31,6 +31,7 @@ import Testing
             let (response, body) = try await cache.intercept(
                 request, body: requestBody.map { HTTPBody($0) }, baseURL: baseURL, operationID: "feed"
             ) { request, _, _ in
+                recordSend(of: request)
                 let count = self.requests.withLock { requests in
                     requests.append(request)
                     return requests.count

@@ -20,6 +20,7 @@ import Testing
         let context = RequestContext(endpoint: "feed", cachePolicy: .followHTTP, isIdempotent: true, timeout: .seconds(10))
         @Sendable func transport(_ request: HTTPRequest, _: HTTPBody?, _: URL) async throws -> (HTTPResponse, HTTPBody?) {
             await Task.yield()
+            recordSend(of: request)
             return (HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=600"]), HTTPBody("for \(request.path ?? "")"))
         }
         @Sendable func call(_ path: String) async throws {

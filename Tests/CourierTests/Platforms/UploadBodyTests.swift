@@ -44,7 +44,7 @@ import Testing
         let task = session.dataTask(with: try #require(URL(string: "http://127.0.0.1:9/upload")))
         let upload = UploadBody(HTTPBody(Self.bytes))
         _ = upload.firstStream()
-        upload.attach(to: task)
+        upload.attach(to: task, stop: TaskStop(task, in: session))
         // Through the protocol, as URLSession calls it: the method is the conformance's, not a look-alike.
         let delegate: any URLSessionTaskDelegate = URLSessionTransportDelegate()
         let again = Locked<InputStream?>(nil)
