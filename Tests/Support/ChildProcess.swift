@@ -19,11 +19,15 @@ import Darwin
 package struct ChildProcess {
     package let pid: pid_t
 
-    /// Starts `executable` with `arguments` and a minimal environment; `input` and `output` name
-    /// files for its standard input and output (its standard error goes nowhere when `output` is set).
-    package init(_ executable: String, _ arguments: [String], input: String? = nil, output: String? = nil) throws {
+    /// Starts `executable` with `arguments` and a minimal environment (`PATH` and `environment`);
+    /// `input` and `output` name files for its standard input and output (its standard error goes
+    /// nowhere when `output` is set).
+    package init(
+        _ executable: String, _ arguments: [String], input: String? = nil, output: String? = nil, environment: [String: String] = [:]
+    ) throws {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = [strdup("PATH=/usr/bin:/bin"), nil]
+        let variables = ["PATH=/usr/bin:/bin"] + environment.map { "\($0.key)=\($0.value)" }
+        let envp = variables.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         #if canImport(Glibc)
         var actions = posix_spawn_file_actions_t()
