@@ -6,7 +6,8 @@ import Logging
 extension Outbox {
     /// Starts sending what earlier runs left: call it once at app start (and after a user signs in,
     /// so their waiting items go at once).
-    public func resume() {
+    public func resume() async {
+        await stopped()
         awaitingUser.removeAll()
         start()
     }
@@ -15,6 +16,7 @@ extension Outbox {
     /// group is sent, parked, backing off again or waiting for its user, or once the calling task
     /// is cancelled (the sending goes on).
     public func flush() async {
+        await stopped()
         for id in holds.keys { release(id) }
         awaitingUser.removeAll()
         start()
@@ -23,28 +25,10 @@ extension Outbox {
         await idleWaiters.wait(idleWaiters.join())
     }
 
-    /// Stops sending (an item in flight is cancelled and sent again later), ends every
-    /// subscription to ``changes(bufferingNewest:)`` and gives the folder up to another outbox. Items stay on
-    /// disk; ``resume()`` starts again, when no other outbox has taken the folder meanwhile.
-    public func stop() async {
-        isSending = false
-        connectivity = nil
-        for hold in holds.values { hold.task.cancel() }
-        holds.removeAll()
-        userCheck?.cancel()
-        userCheck = nil
-        storageRetry?.cancel()
-        storageRetry = nil
-        let running = Array(lanes.values)
-        for lane in running { lane.cancel() }
-        for lane in running { await lane.value }
-        lock.release()
-        subscribers.finish()
-        resumeIdleWaiters()
-    }
-
     /// Sends from now on, and starts a lane for each group with an item ready.
     func start() {
+        // Nothing restarts sending underneath a stop: a caller waits for it first.
+        guard stopWaiters == nil else { return }
         if !isSending {
             do {
                 try lock.acquire()
@@ -55,6 +39,7 @@ extension Outbox {
                 return resumeIdleWaiters()
             }
             isSending = true
+            hasStopped = false
             connectivity = ConnectivityWatch { [weak self] in Task { await self?.connectivityReturned() } }
         }
         Task { await self.scheduled() }
@@ -65,19 +50,24 @@ extension Outbox {
     /// storage that can't say what to send is tried again with backoff.
     func scheduled() async {
         guard isSending else { return resumeIdleWaiters() }
-        let heads: [(item: OutboxItem, needsParking: Bool)]
-        do {
-            heads = try await observed { try await store.heads() }
-        } catch {
+        let store = store
+        let heads = await holdingFolder { try? await observed { try await store.heads() } }
+        // A stop that began meanwhile starts nothing.
+        guard isSending else { return resumeIdleWaiters() }
+        guard let heads else {
             retryStorage()
             if lanes.isEmpty { resumeIdleWaiters() }
             return
         }
-        for (head, needsParking) in heads
-        where lanes[head.group] == nil && holds[head.id] == nil && !awaitingUser.contains(head.group)
-            && (head.state == .waiting || needsParking)
+        for head in heads where head.needsParking && !head.isInAGroup && holds[head.item.id] == nil {
+            // A row whose group can't be read belongs to no lane: parked here, alone.
+            await parkUnreadable(head)
+        }
+        for head in heads
+        where head.isInAGroup && lanes[head.item.group] == nil && holds[head.item.id] == nil && !awaitingUser.contains(head.item.group)
+            && (head.item.state == .waiting || head.needsParking)
         {
-            let group = head.group
+            let group = head.item.group
             lanes[group] = Task { await self.runLane(group) }
         }
         if lanes.isEmpty { resumeIdleWaiters() }
@@ -123,9 +113,10 @@ extension Outbox {
             let removed: (item: OutboxItem, bodyFile: String?)?
             do {
                 // Synced when a body file goes with it: a removal a power cut undid would come
-                // back without its body.
-                let store = store
-                removed = try await observed { try await store.remove(record.item.id, synced: record.bodyFile != nil) }
+                // back without its body. In a task of its own: the answer came, so a stop that
+                // cancels the lane now must not leave the item to be sent again.
+                let (store, id, synced) = (store, record.item.id, record.bodyFile != nil)
+                removed = try await observed { try await Task { try await store.remove(id, synced: synced) }.value }
             } catch {
                 // The answer is known but the item can't be removed (a full disk): it is sent again
                 // later with its key, and the server answers as the first time.

@@ -50,6 +50,19 @@ public actor Outbox {
 
     /// Whether items are sent (after ``resume()``, ``enqueue(_:group:)`` or ``flush()``; until ``stop()``).
     var isSending = false
+    /// Callers waiting for a stop under way to end; nil when none is (see `Outbox+Folder`).
+    var stopWaiters: [CheckedContinuation<Void, Never>]?
+    /// The uses of the folder under way, which a stop waits for before it gives the folder up.
+    var folderUses = 0
+    /// The stop waiting for the last use of the folder to end.
+    var folderUsesEnded: CheckedContinuation<Void, Never>?
+    /// Whether ``stop()`` gave the folder up and nothing has started sending since.
+    var hasStopped = false
+    /// Whether a streamed body is being copied in: one at a time, so that copies together stay
+    /// within the room the limits leave.
+    var isCopyingStream = false
+    /// Enqueues waiting for their turn to copy a streamed body.
+    var copyWaiters: [CheckedContinuation<Void, Never>] = []
     /// The groups being sent now, one task each.
     var lanes: [String: Task<Void, Never>] = [:]
     /// Items backing off, until their timer ends.
@@ -138,6 +151,8 @@ public actor Outbox {
     @discardableResult
     public func enqueue(_ endpoint: some Endpoint, group: String = "") async throws(OutboxError) -> OutboxItem {
         guard [.post, .put, .patch, .delete].contains(endpoint.method) else { throw .notAWrite(method: endpoint.method.rawValue) }
+        // SQLite would keep the text up to the NUL: another group's, or another user's.
+        guard !group.holdsNUL else { throw .invalidRequest(CourierError(.invalidRequest, detail: "A group's name can't hold a NUL byte")) }
         let kept: (request: KeptRequest, body: KeptBody?)
         do {
             kept = try await client.keptRequest(for: endpoint)
@@ -145,34 +160,63 @@ public actor Outbox {
             throw .invalidRequest(error)
         }
         let identity = await client.keepingIdentity(requiresAuthentication: kept.request.requiresAuthentication)
+        if case .user(let name)? = identity, name.holdsNUL {
+            throw .invalidRequest(CourierError(.invalidRequest, detail: "The signed-in user's identity holds a NUL byte"))
+        }
+        return try await usingFolder { () async throws(OutboxError) -> OutboxItem in
+            let item = try await keep(kept.request, kept.body, group: group, identity: identity)
+            subscribers.send(.enqueued(item))
+            start()
+            return item
+        }
+    }
+
+    /// Commits an item to disk; a streamed body is copied in first, one at a time (see
+    /// ``isCopyingStream``), within the room the limits leave.
+    private func keep(
+        _ request: KeptRequest, _ body: KeptBody?, group: String, identity: CallIdentity?
+    ) async throws(OutboxError) -> OutboxItem {
         var inline: Data?
         var file: (name: String, size: Int64)?
-        switch kept.body {
+        let isStreamed = if case .stream? = body { true } else { false }
+        if isStreamed { await copyTurn() }
+        defer { if isStreamed { copyTurnEnded() } }
+        switch body {
         case .bytes(let data)?: inline = data
-        case .stream(let body)?:
+        case .stream(let stream)?:
             do {
                 let room = limits.maximumBytes - (try await store.usedBytes())
-                file = try await files.write(body, limit: room, tooLarge: .full(limits))
+                file = try await files.write(stream, limit: room, tooLarge: .full(limits))
             } catch let error as OutboxError { throw error } catch {
                 throw .storage("could not copy the body: \(error)")
             }
         case nil: break
         }
         let size = Int64(inline?.count ?? 0) + (file?.size ?? 0)
-        let item: OutboxItem
         do {
             let (store, limits) = (store, limits)
-            item = try await observed {
+            return try await observed {
                 try await store.insert(
-                    group: group, identity: identity, request: kept.request, body: inline, bodyFile: file?.name, size: size, limits: limits)
+                    group: group, identity: identity, request: request, body: inline, bodyFile: file?.name, size: size, limits: limits)
             }
         } catch {
             if let file { files.delete(file.name) }
             throw Self.storageError(error)
         }
-        subscribers.send(.enqueued(item))
-        start()
-        return item
+    }
+
+    /// Waits for the turn to copy a streamed body.
+    private func copyTurn() async {
+        guard isCopyingStream else {
+            isCopyingStream = true
+            return
+        }
+        await withCheckedContinuation { copyWaiters.append($0) }
+    }
+
+    /// Hands the turn to copy a streamed body to the next enqueue waiting for it.
+    private func copyTurnEnded() {
+        if copyWaiters.isEmpty { isCopyingStream = false } else { copyWaiters.removeFirst().resume() }
     }
 
     // MARK: Listing and choices
@@ -180,12 +224,18 @@ public actor Outbox {
     /// Every item waiting or parked, oldest first. The first item of each group is the one that
     /// holds it: a parked first item holds its group until ``retry(_:)`` or ``discard(_:)``.
     public func items() async throws(OutboxError) -> [OutboxItem] {
-        do { return try await observed { try await store.items() } } catch { throw Self.storageError(error) }
+        try await usingFolder { () async throws(OutboxError) -> [OutboxItem] in
+            do { return try await observed { try await store.items() } } catch { throw Self.storageError(error) }
+        }
     }
 
     /// Sends a parked item again (after the app fixed what the server refused), or a waiting one
     /// now; its give-up bound starts again.
     public func retry(_ id: OutboxItem.ID) async throws(OutboxError) {
+        try await usingFolder { () async throws(OutboxError) in try await unpark(id) }
+    }
+
+    private func unpark(_ id: OutboxItem.ID) async throws(OutboxError) {
         let item: OutboxItem?
         do { item = try await observed { try await store.unpark(id) } } catch { throw Self.storageError(error) }
         guard let item else { throw .noSuchItem(id) }
@@ -196,6 +246,10 @@ public actor Outbox {
 
     /// Removes an item unsent (a parked write the user gave up on).
     public func discard(_ id: OutboxItem.ID) async throws(OutboxError) {
+        try await usingFolder { () async throws(OutboxError) in try await remove(id) }
+    }
+
+    private func remove(_ id: OutboxItem.ID) async throws(OutboxError) {
         let removed: (item: OutboxItem, bodyFile: String?)?
         do { removed = try await observed { try await store.remove(id, synced: true) } } catch { throw Self.storageError(error) }
         guard let removed else { throw .noSuchItem(id) }
@@ -210,6 +264,10 @@ public actor Outbox {
     /// - Returns: The items removed.
     @discardableResult
     public func clear(identity: String) async throws(OutboxError) -> [OutboxItem] {
+        try await usingFolder { () async throws(OutboxError) -> [OutboxItem] in try await removeAll(identity: identity) }
+    }
+
+    private func removeAll(identity: String) async throws(OutboxError) -> [OutboxItem] {
         let removed: [(item: OutboxItem, bodyFile: String?)]
         do { removed = try await observed { try await store.removeAll(identity: identity) } } catch { throw Self.storageError(error) }
         for (item, bodyFile) in removed {

@@ -26,6 +26,8 @@ struct OutboxStore: Sendable {
         var spentAttempts: Int
         /// When the give-up bound last started: at enqueue, or at the app's ``Outbox/retry(_:)``.
         var budgetStart: Date
+        /// Whether the row's group could be read: one that can't belongs to no lane.
+        var isInAGroup = true
     }
 
     private let queue: DatabaseQueue
@@ -121,16 +123,13 @@ struct OutboxStore: Sendable {
         }
     }
 
-    /// The first item of each group, oldest first: what may be sent next, and whether it is an
-    /// unreadable row to park.
-    func heads() async throws -> [(item: OutboxItem, needsParking: Bool)] {
+    /// The first item of each group, oldest first, without its body: what may be sent next, and
+    /// whether it is an unreadable row to park.
+    func heads() async throws -> [Record] {
         try await queue.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT \(Self.listed) FROM item WHERE id IN (SELECT MIN(id) FROM item GROUP BY grp) ORDER BY id
-                """).map { row in
-                let stored = StoredRow(row)
-                return (stored.item, stored.needsParking)
-            }
+                """).map { StoredRow($0).record }
         }
     }
 

@@ -16,6 +16,9 @@ struct StoredRow {
     let storedFailure: OutboxItem.Failure?
     let id: OutboxItem.ID
     let group: String
+    /// Whether the group column holds text (without NUL): a row whose group can't be read is in
+    /// no group, and parks alone.
+    let groupIsReadable: Bool
     let identity: CallIdentity?
     let sends: Int
     let enqueuedAt: Date
@@ -33,7 +36,9 @@ struct StoredRow {
     init(_ row: Row) {
         let columns = Columns(row: row)
         id = OutboxItem.ID(rawValue: columns.int64("id") ?? 0)
-        group = columns.string("grp") ?? ""
+        let storedGroup = columns.string("grp")
+        group = storedGroup ?? ""
+        groupIsReadable = storedGroup.map { !$0.holdsNUL } ?? false
         identity = OutboxStore.identity(columns.string("identity"))
         sends = Int(columns.int64("attempts") ?? 0)  // the column keeps its first name
         enqueuedAt = Date(timeIntervalSince1970: columns.double("enqueuedAt") ?? 0)
@@ -44,6 +49,10 @@ struct StoredRow {
         budgetStart = columns.double("budgetStart").map(Date.init(timeIntervalSince1970:))
         storedState = columns.string("state").flatMap(OutboxItem.State.init(rawValue:))
         storedFailure = columns.data("failure").flatMap { try? JSONDecoder().decode(OutboxItem.Failure.self, from: $0) }
+        guard groupIsReadable else {
+            request = .failure(UnreadableRow(detail: "its group is not text"))
+            return
+        }
         guard let bytes = columns.data("request") else {
             request = .failure(UnreadableRow(detail: "its request is missing or not bytes"))
             return
@@ -81,7 +90,7 @@ struct StoredRow {
     var record: OutboxStore.Record {
         OutboxStore.Record(
             item: item, request: try? request.get(), identity: identity, body: body, bodyFile: bodyFile, needsParking: needsParking,
-            spentAttempts: spentAttempts, budgetStart: budgetStart ?? enqueuedAt)
+            spentAttempts: spentAttempts, budgetStart: budgetStart ?? enqueuedAt, isInAGroup: groupIsReadable)
     }
 
     static func unreadableFailure(_ unreadable: UnreadableRow) -> OutboxItem.Failure {

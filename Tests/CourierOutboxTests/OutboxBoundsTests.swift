@@ -112,6 +112,48 @@ import Testing
         }
     }
 
+    /// Two streamed bodies enqueued at once can't pass the byte limit together: the second is
+    /// copied once the first is kept, within the room it left.
+    @Test func streamsEnqueuedAtOnceStayWithinTheLimitTogether() async throws {
+        try await withOutbox(.asyncHTTPClient, limits: Outbox.Limits(maximumBytes: 100_000)) { server, outbox, _, folder in
+            try await server.goDown()
+            let open = Locked(false)
+            // 60 kB, then a wait until the test opens the gate.
+            @Sendable func body() -> AsyncStream<ArraySlice<UInt8>> {
+                let pulled = Locked(0)
+                return AsyncStream {
+                    let count = pulled.withLock { pulled in
+                        pulled += 1
+                        return pulled
+                    }
+                    if count <= 6 { return ArraySlice(repeating: 1, count: 10_000) }
+                    _ = await eventually(within: .seconds(30)) { open.current }
+                    return nil
+                }
+            }
+            @Sendable func enqueue(_ group: String) async -> Result<OutboxItem, OutboxError> {
+                do { return .success(try await outbox.enqueue(StreamedUpload(chunks: body()), group: group)) } catch { return .failure(error) }
+            }
+            async let first = enqueue("a")
+            async let second = enqueue("b")
+            let bodies = folder.appendingPathComponent("bodies")
+            func onDisk() -> Int {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: bodies.path)) ?? []
+                return names.reduce(0) { total, name in
+                    let size = try? FileManager.default.attributesOfItem(atPath: bodies.appendingPathComponent(name).path)[.size] as? Int
+                    return total + (size ?? 0)
+                }
+            }
+            // Both copies running at once would hold 120 kB here.
+            _ = await eventually(within: .seconds(2)) { onDisk() > 100_000 }
+            #expect(onDisk() <= 100_000)
+            open.withLock { $0 = true }
+            let results = await [first, second]
+            #expect(results.filter { (try? $0.get()) != nil }.count == 1)
+            #expect(results.contains { if case .failure(.full) = $0 { true } else { false } })
+        }
+    }
+
     @Test(arguments: Transport.allCases)
     func aRefusalKeepsABoundedExcerptAndCountsIt(_ transport: Transport) async throws {
         try await withOutbox(transport) { server, outbox, _, _ in

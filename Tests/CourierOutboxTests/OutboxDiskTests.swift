@@ -144,3 +144,60 @@ struct WithOwnCredentials: Endpoint {
         return fields
     }
 }
+
+/// What an app, or a file another version of it left, can't slip past the outbox's text columns:
+/// SQLite would keep a group or an identity up to its NUL byte (another group's, another user's),
+/// and a group of another type belongs to no lane.
+@Suite(.timeLimit(.minutes(3))) struct OutboxRowTextTests {
+    @Test func aGroupOrAnIdentityHoldingNULIsRefused() async throws {
+        try await withServer { server in
+            try await withFolder { folder in
+                acceptMessages(on: server)
+                let store = CredentialStore(.bearer("token-of-alice", identity: "alice"))
+                let outbox = try Outbox(client: signedInClient(server, .asyncHTTPClient, store: store), folder: folder, clock: ManualClock())
+                await #expect {
+                    try await outbox.enqueue(PostMessage(conversation: 1, text: "x"), group: "a\u{0}b")
+                } throws: { error in
+                    if case OutboxError.invalidRequest = error { true } else { false }
+                }
+                store.update(.bearer("token-of-mallory", identity: "alice\u{0}mallory"))
+                await #expect {
+                    try await outbox.enqueue(PostMessage(conversation: 1, text: "x"))
+                } throws: { error in
+                    if case OutboxError.invalidRequest = error { true } else { false }
+                }
+                #expect(try await outbox.items().isEmpty)
+                await outbox.stop()
+                #expect(server.recordedRequests.isEmpty)
+            }
+        }
+    }
+
+    @Test func aGroupOfAnotherTypeParksItsRowAlone() async throws {
+        try await withServer { server in
+            try await withFolder { folder in
+                acceptMessages(on: server)
+                let client = signedInClient(server, .asyncHTTPClient)
+                try await server.goDown()
+                let first = try Outbox(client: client, folder: folder, clock: ManualClock(), random: { 1 })
+                let damaged = try await first.enqueue(PostMessage(conversation: 1, text: "damaged"), group: "a")
+                try await first.enqueue(PostMessage(conversation: 2, text: "fine"), group: "b")
+                await first.stop()
+                let database = try DatabaseQueue(path: folder.appendingPathComponent("outbox.sqlite").path)
+                try await database.write { db in
+                    try db.execute(sql: "UPDATE item SET grp = x'00ff' WHERE id = ?", arguments: [damaged.id.rawValue])
+                }
+                try await server.comeUp()
+
+                let outbox = try Outbox(client: client, folder: folder, clock: ManualClock(), random: { 1 })
+                await outbox.flush()
+                #expect(texts(server) == ["fine"])
+                let items = try await outbox.items()
+                #expect(items.map(\.id) == [damaged.id] && items.map(\.state) == [.parked])
+                #expect(items.first?.lastFailure?.reason == .unreadable)
+                #expect(items.first?.lastFailure?.detail.contains("group") == true)
+                await outbox.stop()
+            }
+        }
+    }
+}

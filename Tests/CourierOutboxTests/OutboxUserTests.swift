@@ -83,6 +83,48 @@ import Testing
         }
     }
 
+    /// A call that started with nobody signed in stays nobody's: a user who signs in between its
+    /// attempts lends it no credentials, whether it is a kept write or any call.
+    @Test(arguments: Transport.allCases, [true, false])
+    func anAnonymousCallNeverPicksUpAUserWhoSignsInBetweenItsAttempts(_ transport: Transport, kept: Bool) async throws {
+        try await withServer { server in
+            try await withFolder { folder in
+                let store = CredentialStore()
+                let arrivals = Locked(0)
+                server.route(nil, "/conversations/*") { _ in
+                    let arrival = arrivals.withLock { arrivals in
+                        arrivals += 1
+                        return arrivals
+                    }
+                    guard arrival > 1 else {
+                        store.update(.bearer("token-of-alice", identity: "alice"))
+                        return .json(#"{"message":"busy"}"#, status: 503)
+                    }
+                    return .json(#"{"text":"ok"}"#, status: 201)
+                }
+                let retry = RetryMiddleware(policy: RetryPolicy(
+                    maximumAttempts: 3, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(20), totalDeadline: .seconds(30)))
+                let client = Client(
+                    baseURL: server.baseURL, transport: transport.make(), middlewares: [retry, CredentialsMiddleware(provider: store)])
+                if kept {
+                    let outbox = try Outbox(client: client, folder: folder, clock: ManualClock())
+                    try await outbox.enqueue(PostMessage(conversation: 1, text: "nobody's"))
+                    #expect(try await eventually { try await outbox.items().isEmpty })
+                    await outbox.stop()
+                } else {
+                    _ = try await client.send(Conversation())
+                }
+                #expect(server.recordedRequests.count == 2)
+                #expect(server.recordedRequests.allSatisfy { $0.header("Authorization") == nil })
+            }
+        }
+    }
+
+    private struct Conversation: Endpoint {
+        typealias Response = Posted
+        var path: EndpointPath { "/conversations/1" }
+    }
+
     @Test(arguments: Transport.allCases)
     func aUserWhoChangesJustBeforeTheCallStartsGetsNothingSent(_ transport: Transport) async throws {
         try await withServer { server in

@@ -9,7 +9,8 @@ import OpenAPIRuntime
 /// the user's identity from this middleware's provider before the chain runs, so the cache keeps
 /// each user's responses apart whatever the order of the middlewares. Each attempt (a retry, a
 /// replay after a token refresh, a background revalidation) sends the credentials of that same
-/// user: when another user signed in meanwhile, or nobody is, the attempt fails as cancelled.
+/// user: when another user signed in meanwhile, or nobody is, the attempt fails as cancelled. A
+/// call that started with nobody signed in sends no credentials on any attempt.
 public struct CredentialsMiddleware: ClientMiddleware, CourierMiddleware {
     /// Where the credentials come from.
     package let provider: any CredentialProvider
@@ -31,9 +32,11 @@ public struct CredentialsMiddleware: ClientMiddleware, CourierMiddleware {
         guard context.requiresAuthentication, !context.isCrossOriginHop else {
             return try await next(request, body, baseURL, context)
         }
-        let credentials = await provider.currentCredentials()
         // The call (and the cache partition its answer goes to) is for the user it started with:
-        // after a switch of account, an attempt must not send another user's credentials under it.
+        // a call that started with nobody signed in sends nobody's credentials, and after a
+        // switch of account an attempt must not send another user's under it.
+        if context.identity == .anonymous { return try await next(request, body, baseURL, context) }
+        let credentials = await provider.currentCredentials()
         if case .user(let identity) = context.identity, credentials?.identity != identity {
             throw CourierError(.cancelled, detail: "The signed-in user changed during the call")
         }

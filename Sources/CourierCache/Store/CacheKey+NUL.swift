@@ -1,3 +1,5 @@
+import Courier
+
 extension CacheKey {
     /// Whether one of the key's strings holds a NUL byte. The store keeps no variant under such a
     /// key: GRDB binds a text up to its first NUL, so `a<NUL>b` would read, and clear, `a`'s rows
@@ -16,12 +18,5 @@ extension CacheScope {
         case .partition(let partition): partition.holdsNUL
         case .everything: false
         }
-    }
-}
-
-extension String {
-    /// Whether the text holds a NUL byte, where SQLite's C strings end.
-    var holdsNUL: Bool {
-        utf8.contains(0)
     }
 }
