@@ -6,14 +6,22 @@ import OpenAPIRuntime
 
 /// A stored response brought up to date: by a `304` in the call, or after it in the background.
 extension CacheExchange {
-    /// A 304: refresh the stored headers and serve the stored body (or the range of it the request asks for).
+    /// A 304: refresh the stored headers and serve the stored body (or the range of it the request
+    /// asks for). A shared cache told the response is now `private` serves it to this caller and
+    /// keeps it no longer.
     func revalidated(_ hit: Hit, by notModified: Answer, requestTime: Date, network: Network) async throws -> Answer {
         let fields = notModified.response.headerFields
         let merged = hit.metadata.status == 206
             ? rules.mergeKeepingHeldRange(stored: hit.metadata.headers, notModified: fields)
             : rules.merge(stored: hit.metadata.headers, notModified: fields)
-        let responseTime = cache.clock
-        _ = try? await storage.updateHeaders(of: hit.metadata, headers: merged, requestTime: requestTime, responseTime: responseTime)
+        var hit = hit
+        if rules.sharedCacheMayKeep(merged) {
+            _ = try? await storage.updateHeaders(of: hit.metadata, headers: merged, requestTime: requestTime, responseTime: cache.clock)
+        } else {
+            // Read before it goes, when this call may hold it; a body too large to is asked for again.
+            if hit.body == nil, !isTransfer, hit.metadata.bodySize <= bodyLimit { hit.body = try? await hit.loadBody(from: storage) }
+            _ = try? await storage.remove(hit.metadata)
+        }
         let head = HTTPResponse(status: .init(code: hit.metadata.status), headerFields: merged)
         guard let answer = rules.storedAnswer(for: request, from: head, bodySize: hit.metadata.bodySize),
               let served = try? await answering(answer, head, hit)

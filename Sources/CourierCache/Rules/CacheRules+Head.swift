@@ -28,7 +28,7 @@ extension CacheRules {
         for name in received where headFields[name] != storedFields[name] { return .invalidate }
         let storedLength = part?.completeLength ?? Int64(storedFields[.contentLength] ?? String(storedBodySize))
         if let length = headFields[.contentLength], Int64(length) != storedLength { return .invalidate }
-        if part != nil { return .update(mergeKeepingHeldRange(stored: storedFields, notModified: headFields)) }
-        return .update(merge(stored: storedFields, notModified: headFields))
+        let merged = part != nil ? mergeKeepingHeldRange(stored: storedFields, notModified: headFields) : merge(stored: storedFields, notModified: headFields)
+        return sharedCacheMayKeep(merged) ? .update(merged) : .invalidate
     }
 }

@@ -27,6 +27,13 @@ extension CacheRules {
         return directives.isPublic || directives.sharedMaxAge != nil || directives.mustRevalidate
     }
 
+    /// Whether a shared cache may go on keeping a stored response whose header fields a `304` or
+    /// a `HEAD` changed to `fields`: not once they say `private` (§5.2.2.7), as it wouldn't store
+    /// such a response in the first place.
+    package func sharedCacheMayKeep(_ fields: HTTPFields) -> Bool {
+        !isShared || !CacheControl(fields).isPrivate
+    }
+
     /// Whether a stale stored response must be revalidated before any use, even when the request
     /// or `stale-if-error` accepts staleness: `must-revalidate`, and for a shared cache
     /// `proxy-revalidate` and `s-maxage` (RFC 9111 §5.2.2.2, §5.2.2.8, §5.2.2.10).
