@@ -17,7 +17,10 @@ extension PostgresCacheStorage {
                     id: id, key: key, vary: vary, status: status, headers: headers, requestTime: requestTime,
                     responseTime: responseTime, bodySize: bodySize, storedAt: storedAt, lastAccess: lastAccess)
                 else { continue }
-                let inline = bodySize <= inlineBodyLimit ? (bodySize == 0 ? Data() : body) : nil
+                let inline = bodySize <= inlineBodyLimit ? (body ?? Data()) : nil
+                // A body read whole must be as long as recorded: chunks lost or added (by hand, by
+                // another program) are no answer, and the variant is left out.
+                if let inline, inline.count != metadata.bodySize { continue }
                 variants.append(StoredVariant(metadata: metadata, body: inline))
             }
             return variants
@@ -49,20 +52,22 @@ extension PostgresCacheStorage {
     }
 
     /// The body at `offsets`, read a chunk row at a time as the reader asks (one query each, each
-    /// within ``timeout``): never more than one chunk in memory. A variant replaced while read ends
-    /// the stream with an error rather than mixing two bodies.
+    /// within ``timeout``): never more than one chunk in memory. A variant whose chunks don't add
+    /// up to its recorded size is not served; one replaced while read ends the stream with an
+    /// error rather than mixing two bodies.
     public func body(of variant: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
         guard offsets.lowerBound >= 0, offsets.upperBound <= variant.bodySize else { return nil }
-        let exists = try await run("body") { [logger] client in
+        let stored = try await run("body") { [logger] client -> Int64? in
             let rows = try await client.query(
                 """
-                SELECT 1 FROM courier_cache_entry WHERE id = \(variant.id) AND partition_key = \(variant.key.partition)
-                    AND url = \(variant.key.url) AND method = \(variant.key.method)
+                SELECT COALESCE((SELECT SUM(octet_length(data)) FROM courier_cache_chunk WHERE entry_id = e.id), 0)::bigint
+                FROM courier_cache_entry e WHERE e.id = \(variant.id) AND e.partition_key = \(variant.key.partition)
+                    AND e.url = \(variant.key.url) AND e.method = \(variant.key.method)
                 """, logger: logger)
-            for try await _ in rows { return true }
-            return false
+            for try await size in rows.decode(Int64.self) { return size }
+            return nil
         }
-        guard exists else { return nil }
+        guard stored == Int64(variant.bodySize) else { return nil }
         let reader = ChunkReader(storage: self, id: variant.id, offsets: offsets)
         return HTTPBody(reader, length: .known(Int64(offsets.count)), iterationBehavior: .single)
     }

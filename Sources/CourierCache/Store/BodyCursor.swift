@@ -16,7 +16,8 @@ final class BodyCursor {
     private let end: Int
 
     /// Opens the body of row `entryID`, which must still be a variant of `key` (after a damaged
-    /// file is replaced, ids start over); nil when it isn't, or is shorter than `offsets`.
+    /// file is replaced, ids start over); nil when it isn't, is shorter than `offsets`, or its
+    /// bytes are not as many as recorded.
     init?(path: String, entryID: Int64, key: CacheKey, offsets: Range<Int>) throws {
         let handle = try SQLiteCalls.openReadOnly(path)
         self.handle = handle
@@ -33,6 +34,11 @@ final class BodyCursor {
             let error = SQLiteCalls.error(code, handle)
             close()
             throw error
+        }
+        // A body of another length than recorded (a damaged or foreign file) is not served.
+        guard Int(sqlite3_blob_bytes(blob)) == size else {
+            close()
+            return nil
         }
     }
 

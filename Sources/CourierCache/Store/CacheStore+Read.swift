@@ -36,7 +36,7 @@ extension CacheStore {
     /// The whole body of a variant, in one read; nil when it has been replaced or removed.
     func wholeBody(of entry: CachedMetadata) throws -> Data? {
         guard !entry.key.holdsNUL else { return nil }
-        return try read("body") { db in
+        let data = try read("body") { db in
             // Matched on the key too, not the id alone: after a damaged file is replaced, ids start
             // over, and an id read before must not reach another URL's or another user's body.
             try Data.fetchOne(
@@ -47,6 +47,8 @@ extension CacheStore {
                     """,
                 arguments: [entry.id, entry.key.url, entry.key.partition, entry.key.method])
         }
+        // A body of another length than recorded (a damaged or foreign file) is not served.
+        return data?.count == entry.bodySize ? data : nil
     }
 
     /// The body at `offsets` as a stream read a chunk at a time, through SQLite's incremental blob

@@ -43,7 +43,11 @@ enum VariantRows {
         var variants: [StoredVariant] = []
         while try SQLiteCalls.step(statement, handle) {
             guard sqlite3_column_int64(statement, 9) == 1, let metadata = metadata(statement, key: key) else { continue }
-            variants.append(StoredVariant(metadata: metadata, body: blob(statement, 10)))
+            let body = blob(statement, 10) ?? (metadata.bodySize == 0 ? Data() : nil)
+            // A body read whole must be as long as recorded: a shorter or longer one (a damaged or
+            // foreign file) is no answer, and its variant is left out.
+            if metadata.bodySize <= inlineBodyLimit, body?.count != metadata.bodySize { continue }
+            variants.append(StoredVariant(metadata: metadata, body: body))
         }
         return variants
     }
