@@ -61,6 +61,10 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
     /// RFC 9111's stricter rules): the storage's ``CacheStorage/sharing`` unless the app chose.
     public var sharing: CacheSharing
     private let now: @Sendable () -> Date
+    /// The storage breaker's clock: monotonic, so a wall clock set back can't rest the storage for
+    /// as long (a test sets its own).
+    package var uptime: @Sendable () -> Duration = { ContinuousClock.now - HTTPCache.started }
+    private static let started = ContinuousClock.now
     let coordination = CacheCoordination()
     let counters = CacheCounters()
 
@@ -100,12 +104,12 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
     /// The storage as the app's own operations use it (listing, clearing): each operation counted,
     /// and logged when it fails; always tried, whatever the breaker says.
     var storage: ObservedStorage {
-        ObservedStorage(base: base, counters: counters, logger: logger, redaction: redaction, breaker: nil, now: now)
+        ObservedStorage(base: base, counters: counters, logger: logger, redaction: redaction, breaker: nil, uptime: uptime)
     }
 
     /// The storage as calls use it: as ``storage``, and skipped while the breaker rests it.
     var callStorage: ObservedStorage {
-        ObservedStorage(base: base, counters: counters, logger: logger, redaction: redaction, breaker: coordination.breaker, now: now)
+        ObservedStorage(base: base, counters: counters, logger: logger, redaction: redaction, breaker: coordination.breaker, uptime: uptime)
     }
 
     /// Answers from the cache, the network, or both, as the call's policy says.

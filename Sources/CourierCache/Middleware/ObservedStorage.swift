@@ -16,7 +16,8 @@ struct ObservedStorage: Sendable {
     let redaction: Redaction
     /// The breaker a call's operations pass; nil for the app's own (a sign-out's clear is always tried).
     let breaker: StorageBreaker?
-    let now: @Sendable () -> Date
+    /// The breaker's monotonic time.
+    let uptime: @Sendable () -> Duration
 
     var maximumSize: Int { base.maximumSize }
 
@@ -25,17 +26,22 @@ struct ObservedStorage: Sendable {
 
     /// Runs one storage operation, counting and logging its failure (a cancellation is neither);
     /// one that `reachesStorage` and works ends a run of failures (a key kept in memory doesn't).
-    /// Skipped at once while the breaker rests the storage; a failure of an operation a call
-    /// waits for (`rests`) rests it, while a store's, written after the call returned, doesn't:
-    /// a full disk costs no call anything, and must not keep the cache from what it holds.
-    func run<T>(_ operation: String, reachesStorage: Bool = true, rests: Bool = true, _ body: () async throws -> T) async throws -> T {
-        let admission = breaker?.admit(at: now()) ?? .closed
+    /// Skipped at once while the breaker rests the storage; only a lookup that works (`closes`)
+    /// closes it. A failure of an operation a call waits for (`rests`) rests it, while a store's,
+    /// written after the call returned, doesn't: a full disk costs no call anything, and must not
+    /// keep the cache from what it holds.
+    func run<T>(
+        _ operation: String, reachesStorage: Bool = true, rests: Bool = true, closes: Bool = false, _ body: () async throws -> T
+    ) async throws -> T {
+        let admission = breaker?.admit(at: uptime()) ?? .closed
         if admission == .skip { throw Resting() }
         do {
             let value = try await body()
-            if reachesStorage {
+            if reachesStorage, counters.worked() {
+                logger.notice("The cache's storage works again", metadata: ["operation": "\(operation)"])
+            }
+            if reachesStorage, closes {
                 breaker?.worked()
-                if counters.worked() { logger.notice("The cache's storage works again", metadata: ["operation": "\(operation)"]) }
             } else if admission == .probe {
                 breaker?.released()
             }
@@ -46,7 +52,7 @@ struct ObservedStorage: Sendable {
         } catch {
             var rest: (coolOff: TimeInterval, opened: Bool)?
             if rests {
-                rest = breaker?.failed(at: now(), probing: admission == .probe)
+                rest = breaker?.failed(at: uptime(), probing: admission == .probe)
             } else if admission == .probe {
                 breaker?.released()
             }
@@ -69,11 +75,11 @@ struct ObservedStorage: Sendable {
 
     /// Every stored variant of `key`, each with its body when it is at most `inlineBodyLimit` bytes.
     func variants(of key: CacheKey, inlineBodyLimit: Int = 64 * 1024) async throws -> [StoredVariant] {
-        try await run("lookup") { try await base.variants(of: key, inlineBodyLimit: inlineBodyLimit) }
+        try await run("lookup", closes: true) { try await base.variants(of: key, inlineBodyLimit: inlineBodyLimit) }
     }
 
     func variants(for key: CacheKey) async throws -> [CachedMetadata] {
-        try await run("lookup") { try await base.variants(for: key) }
+        try await run("lookup", closes: true) { try await base.variants(for: key) }
     }
 
     func body(of variant: CachedMetadata) async throws -> Data? {

@@ -6,6 +6,10 @@ import Foundation
 /// wait; then one operation probes it. A probe that works closes the breaker; one that fails
 /// doubles the cool-off, from 1 s up to 30 s. So a database that is down or frozen costs a call its
 /// timeout once, not every call, and its set-up is tried again once per cool-off, not per call.
+///
+/// Its time is a monotonic clock's (``HTTPCache``'s uptime), so a wall clock set back an hour
+/// can't rest the storage for that hour. Only a lookup that works closes it (see
+/// `ObservedStorage.run`): a store that was under way when the storage failed says nothing of it now.
 final class StorageBreaker: Sendable {
     /// What an operation may do now.
     enum Admission: Equatable {
@@ -21,7 +25,8 @@ final class StorageBreaker: Sendable {
     static let longestCoolOff: TimeInterval = 30
 
     private struct State {
-        var openUntil: Date?
+        /// When the cool-off ends, on the uptime clock.
+        var openUntil: Duration?
         var coolOff = StorageBreaker.firstCoolOff
         var probing = false
         var skipped = 0
@@ -35,7 +40,7 @@ final class StorageBreaker: Sendable {
     /// Operations skipped so far.
     var skipped: Int { state.withLock { $0.skipped } }
 
-    func admit(at now: Date) -> Admission {
+    func admit(at now: Duration) -> Admission {
         state.withLock { state in
             guard let until = state.openUntil else { return .closed }
             guard now >= until, !state.probing else {
@@ -47,7 +52,7 @@ final class StorageBreaker: Sendable {
         }
     }
 
-    /// An operation reached the storage and worked: the breaker closes.
+    /// A lookup reached the storage and worked: the breaker closes.
     func worked() {
         state.withLock { state in
             state.openUntil = nil
@@ -57,20 +62,20 @@ final class StorageBreaker: Sendable {
     }
 
     /// An operation failed; the cool-off, and whether this failure opened the breaker (log it then).
-    func failed(at now: Date, probing: Bool) -> (coolOff: TimeInterval, opened: Bool) {
+    func failed(at now: Duration, probing: Bool) -> (coolOff: TimeInterval, opened: Bool) {
         state.withLock { state in
             let opened = state.openUntil == nil
             if probing {
                 state.coolOff = min(state.coolOff * 2, Self.longestCoolOff)
                 state.probing = false
             }
-            state.openUntil = now.addingTimeInterval(state.coolOff)
+            state.openUntil = now + .seconds(state.coolOff)
             return (state.coolOff, opened)
         }
     }
 
-    /// A probe that said nothing of the storage (cancelled, or answered from memory): the next
-    /// operation probes instead.
+    /// A probe that said nothing of the storage (cancelled, answered from memory, or not a lookup):
+    /// the next operation probes instead.
     func released() {
         state.withLock { $0.probing = false }
     }

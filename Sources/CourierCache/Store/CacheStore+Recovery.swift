@@ -21,7 +21,7 @@ extension CacheStore {
     func readOpen<T>(_ operation: String, _ work: (OpenDatabase) throws -> T) throws -> T {
         do {
             return try accessOpenNow(operation, work)
-        } catch where Self.isDamage(error) && database.current != nil {
+        } catch where isDamage(error) && database.current != nil {
             return try accessOpenNow(operation, work)
         }
     }
@@ -78,7 +78,7 @@ extension CacheStore {
         logger.error(
             "Cache store operation failed",
             metadata: ["path": "\(fileURL?.path ?? ":memory:")", "operation": "\(operation)", "error": "\(error)"])
-        if Self.isDamage(error) { recover(replacing: writer) }
+        if isDamage(error) { recover(replacing: writer) }
         return error
     }
 
@@ -105,7 +105,16 @@ extension CacheStore {
         }
     }
 
-    /// Whether an error says the file can't be trusted any more (rather than, say, a busy database).
+    /// Whether an error says this store's file can't be trusted any more. A file that can't be
+    /// opened is damaged only when it is gone: in place, it is healthy, and the process is out of
+    /// file descriptors (`EMFILE`) or was refused it, which moving it aside would only make worse.
+    func isDamage(_ error: any Error) -> Bool {
+        guard Self.isDamage(error) else { return false }
+        guard (error as? DatabaseError)?.resultCode == .SQLITE_CANTOPEN, let fileURL else { return true }
+        return !FileManager.default.fileExists(atPath: fileURL.path)
+    }
+
+    /// Whether an error's code says a file can't be trusted (rather than, say, a busy database).
     static func isDamage(_ error: any Error) -> Bool {
         guard let error = error as? DatabaseError else { return false }
         switch error.resultCode {

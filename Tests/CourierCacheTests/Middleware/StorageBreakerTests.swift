@@ -1,6 +1,7 @@
 import Courier
 import CourierAsyncHTTPClient
 import CourierCache
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import HTTPTypes
@@ -17,6 +18,12 @@ import Testing
         let base = InMemoryCacheStorage(maximumSize: 1 << 20)
         let failing = Locked(false)
         let reached = Locked(0)
+        /// Lookups fail while set, whatever `failing` says; `lookups` counts those that reach it.
+        let failingLookups = Locked(false)
+        let lookups = Locked(0)
+        /// Stores wait while set (up to 30 s); `storesHeld` counts those that began waiting.
+        let holdingStores = Locked(false)
+        let storesHeld = Locked(0)
         struct Down: Error {}
 
         var maximumSize: Int { base.maximumSize }
@@ -32,6 +39,8 @@ import Testing
         }
 
         func variants(of key: CacheKey, inlineBodyLimit: Int) async throws -> [StoredVariant] {
+            lookups.withLock { $0 += 1 }
+            if failingLookups.current { throw Down() }
             try reach()
             return try await base.variants(of: key, inlineBodyLimit: inlineBodyLimit)
         }
@@ -42,6 +51,10 @@ import Testing
         }
 
         func store(_ response: StorableResponse, body: CacheBody) async throws -> StoreOutcome {
+            if holdingStores.current {
+                storesHeld.withLock { $0 += 1 }
+                _ = await eventually(within: .seconds(30)) { !holdingStores.current }
+            }
             try reach()
             return try await base.store(response, body: body)
         }
@@ -84,7 +97,8 @@ import Testing
         let storage = SickStorage()
         let clock = TestDate()
         let logs = LogRecorder()
-        let cache = HTTPCache(storage: storage, logger: logs.logger, now: { clock.now })
+        var cache = HTTPCache(storage: storage, logger: logs.logger, now: { clock.now })
+        cache.uptime = { .seconds(clock.now.timeIntervalSince1970) }
         let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [cache])
         func call() async throws -> ResponseSource {
             let source = try await client.response(for: Feed(), cachePolicy: .followHTTP).source
@@ -135,5 +149,53 @@ import Testing
         storage.failing.withLock { $0 = false }
         try await cache.clear(identity: "alice")
         #expect(storage.reached.current > before, "a sign-out's clear reaches the storage, resting or not")
+    }
+
+    /// The breaker's time is monotonic: a wall clock set back an hour rests the storage for its
+    /// 1 s cool-off, not for the hour.
+    @Test func aWallClockSetBackRestsTheStorageNoLonger() async throws {
+        let server = try await MockServer.start()
+        defer { Task { try? await server.shutdown() } }
+        countingRoute(server, headers: [MockHeader("Cache-Control", "max-age=600")])
+        let storage = SickStorage()
+        let wall = TestDate()
+        let cache = HTTPCache(storage: storage, now: { wall.now })
+        let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [cache])
+        storage.failing.withLock { $0 = true }
+        _ = try await client.response(for: Feed(), cachePolicy: .followHTTP)
+        await cache.flush()
+        let rested = storage.reached.current
+        storage.failing.withLock { $0 = false }
+        wall.advance(by: -3600)
+        // Past the cool-off on a clock that only moves forward.
+        try await Task.sleep(for: .milliseconds(1_200))
+        _ = try await client.response(for: Feed(), cachePolicy: .followHTTP)
+        #expect(storage.reached.current > rested, "a probe reached the storage")
+    }
+
+    /// Only a lookup that works closes the breaker: a store that began before the storage failed
+    /// and ends after says nothing of it now.
+    @Test func aStoreThatEndsAfterAFailureLeavesTheStorageResting() async throws {
+        let server = try await MockServer.start()
+        defer { Task { try? await server.shutdown() } }
+        server.route("GET", "/*") { _ in .json("{}", headers: [MockHeader("Cache-Control", "max-age=600")]) }
+        let storage = SickStorage()
+        let cache = HTTPCache(storage: storage)
+        let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [cache])
+        struct Page: Endpoint {
+            typealias Response = JSON
+            var number: Int
+            var path: EndpointPath { "/pages/\(number)" }
+        }
+        storage.holdingStores.withLock { $0 = true }
+        _ = try await client.response(for: Page(number: 1), cachePolicy: .followHTTP)
+        #expect(await eventually(within: .seconds(30)) { storage.storesHeld.current == 1 }, "the first page's store waits")
+        storage.failingLookups.withLock { $0 = true }
+        _ = try await client.response(for: Page(number: 2), cachePolicy: .followHTTP)
+        #expect(storage.lookups.current == 2, "the second page's lookup failed: the breaker opened")
+        storage.holdingStores.withLock { $0 = false }
+        await cache.flush()
+        _ = try await client.response(for: Page(number: 3), cachePolicy: .followHTTP)
+        #expect(storage.lookups.current == 2, "the late store left it resting: the third page skipped the storage")
     }
 }

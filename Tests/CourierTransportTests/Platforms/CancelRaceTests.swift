@@ -2,11 +2,11 @@ import Courier
 import CourierTestSupport
 import CourierTesting
 import Foundation
-import OpenAPIRuntime
-import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import OpenAPIRuntime
+import Testing
 
 /// A cancel that races a task's end, thousands of times per transport: a caller's cancel, a
 /// deadline, a reader that leaves a streamed body, each against an answer arriving. On Linux,
@@ -18,24 +18,13 @@ import Glibc
     static let rounds = 2_000
     static let answerBound = Duration.seconds(10)
     static var isChild: Bool { ProcessInfo.processInfo.environment["COURIER_CANCEL_RACE"] == "child" }
-    static var canRunItself: Bool { FileManager.default.fileExists(atPath: "/proc/self/exe") }
 
-    @Test(.enabled(if: canRunItself && !isChild))
+    @Test(.enabled(if: ChildProcess.canRunATest && !isChild))
     func aCancelRacingATasksEndNeitherHangsNorTraps() async throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cancel-race-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: output) }
-        let child = try ChildProcess(
-            "/proc/self/exe", ["--testing-library", "swift-testing", "--filter", "CancelRaceTests/theRacesInAProcessOfTheirOwn"],
-            output: output.path, environment: ["COURIER_CANCEL_RACE": "child"])
         // The child bounds each wait itself; this is the bound on the whole, should it stop answering.
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(300))
-            kill(child.pid, SIGKILL)
-        }
-        let code = await child.exitCode()
-        watchdog.cancel()
-        let lines = ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(separator: "\n")
-        let report = lines.filter { $0.hasPrefix("cancel race:") }
+        let (code, output) = try await ChildProcess.runTest(
+            "CancelRaceTests/theRacesInAProcessOfTheirOwn", environment: ["COURIER_CANCEL_RACE": "child"], bound: .seconds(300))
+        let report = output.split(separator: "\n").filter { $0.hasPrefix("cancel race:") }
         print(report.joined(separator: "\n"))
         #expect(code == 0, "the child ended with \(code.map { "exit code \($0)" } ?? "a signal"), after: \(report.last ?? "nothing")")
         #expect(report.filter { $0.contains("rounds") }.count == 6, "every transport ran every race")
@@ -65,7 +54,7 @@ import Glibc
                 slowest = max(slowest, answered - cancelled)
                 outcomes[outcome, default: 0] += 1
             }
-            Self.say("cancel race: \(kind) caller cancel, \(Self.rounds) rounds, slowest answer to a cancel \(slowest), \(outcomes.sorted { $0.key < $1.key })")
+            ChildProcess.say("cancel race: \(kind) caller cancel, \(Self.rounds) rounds, slowest answer to a cancel \(slowest), \(outcomes.sorted { $0.key < $1.key })")
 
             var latest = Duration.zero
             outcomes = [:]
@@ -77,7 +66,7 @@ import Glibc
                 latest = max(latest, answered - started - deadline)
                 outcomes[outcome, default: 0] += 1
             }
-            Self.say("cancel race: \(kind) deadline, \(Self.rounds) rounds, latest answer past a 2 ms deadline \(latest), \(outcomes.sorted { $0.key < $1.key })")
+            ChildProcess.say("cancel race: \(kind) deadline, \(Self.rounds) rounds, latest answer past a 2 ms deadline \(latest), \(outcomes.sorted { $0.key < $1.key })")
 
             outcomes = [:]
             for round in 0..<Self.rounds {
@@ -91,7 +80,7 @@ import Glibc
                 let (_, outcome) = await Self.answer(of: call, round: round, race: "\(kind) reader leaves")
                 outcomes[outcome, default: 0] += 1
             }
-            Self.say("cancel race: \(kind) reader leaves, \(Self.rounds) rounds, \(outcomes.sorted { $0.key < $1.key })")
+            ChildProcess.say("cancel race: \(kind) reader leaves, \(Self.rounds) rounds, \(outcomes.sorted { $0.key < $1.key })")
         }
         try await server.shutdown()
     }
@@ -101,7 +90,7 @@ import Glibc
     static func answer(of call: Task<Item, any Error>, round: Int, race: String) async -> (ContinuousClock.Instant, String) {
         let watchdog = Task {
             try await Task.sleep(for: answerBound)
-            say("cancel race: \(race) hung at round \(round), no answer after \(answerBound)")
+            ChildProcess.say("cancel race: \(race) hung at round \(round), no answer after \(answerBound)")
             exit(1)
         }
         defer { watchdog.cancel() }
@@ -113,10 +102,5 @@ import Glibc
         } catch {
             return (.now, "untyped \(type(of: error))")
         }
-    }
-
-    /// A line straight to the output, unbuffered: the parent reads it even after a trap.
-    static func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }
