@@ -35,9 +35,9 @@ extension ResponseStream {
     /// The response head, once it arrives.
     func head() async throws -> HTTPResponseHead {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponseHead, any Error>) in
-                let ready = state.withLock { state -> Result<HTTPResponseHead, any Error>? in
-                    if state.headReleased, let head = state.head { return .success(head) }
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let ready = state.withLock { state -> Result<Void, any Error>? in
+                    if state.headReleased, state.head != nil { return .success(()) }
                     switch state.end {
                     case .failure(let error): return .failure(error)
                     case .success: return .failure(HTTPClientError.remoteConnectionClosed)
@@ -51,6 +51,9 @@ extension ResponseStream {
         } onCancel: {
             cancel()
         }
+        // Read under the lock the event loop wrote it under.
+        guard let head = state.withLock({ $0.head }) else { throw HTTPClientError.remoteConnectionClosed }
+        return head
     }
 
     /// The next chunk of the body, or nil at its end.

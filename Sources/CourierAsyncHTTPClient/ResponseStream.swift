@@ -24,7 +24,9 @@ final class ResponseStream: HTTPClientResponseDelegate {
         var head: HTTPResponseHead?
         /// Whether the head may go to the reader: at once, or with the body for a small response.
         var headReleased = false
-        var headWaiter: CheckedContinuation<HTTPResponseHead, any Error>?
+        /// The reader waiting for the head, resumed once it may read it from here (under the lock
+        /// the event loop wrote it under: Thread Sanitizer sees that handover, not a continuation's).
+        var headWaiter: CheckedContinuation<Void, any Error>?
         var chunks = CircularBuffer<ByteBuffer>()
         var unread = 0
         var chunkWaiter: CheckedContinuation<ByteBuffer?, any Error>?
@@ -82,13 +84,13 @@ final class ResponseStream: HTTPClientResponseDelegate {
             state.head = head
             return waitsForBody && backstop == nil ? nil : state.releaseHead()
         }
-        waiter?.resume(returning: head)
+        waiter?.resume()
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         enum Action { case hand(CheckedContinuation<ByteBuffer?, any Error>), readOn, pause(EventLoopPromise<Void>) }
-        var released: (CheckedContinuation<HTTPResponseHead, any Error>, HTTPResponseHead)?
+        var released: CheckedContinuation<Void, any Error>?
         let action = state.withLock { state -> Action in
             if let waiter = state.chunkWaiter {
                 state.chunkWaiter = nil
@@ -97,8 +99,8 @@ final class ResponseStream: HTTPClientResponseDelegate {
             state.chunks.append(buffer)
             state.unread += buffer.readableBytes
             // A server that sends more than it announced gets its head delivered all the same.
-            if state.unread > Self.wholeResponseLimit, !state.headReleased, let head = state.head, let waiter = state.releaseHead() {
-                released = (waiter, head)
+            if state.unread > Self.wholeResponseLimit, !state.headReleased, state.head != nil {
+                released = state.releaseHead()
             }
             guard state.unread > Self.highWater else { return .readOn }
             let promise = task.eventLoop.makePromise(of: Void.self)
@@ -108,7 +110,7 @@ final class ResponseStream: HTTPClientResponseDelegate {
             state.idle = nil
             return .pause(promise)
         }
-        if let (waiter, head) = released { waiter.resume(returning: head) }
+        released?.resume()
         if case .pause = action {} else { rearmIdleTimer(on: task.eventLoop) }
         switch action {
         case .hand(let waiter):
@@ -133,7 +135,7 @@ final class ResponseStream: HTTPClientResponseDelegate {
         let (head, headWaiter, chunkWaiter, paused) = state.withLock { state in
             if state.end == nil { state.end = result }
             // A failure before the head was released fails the head: the response never came whole.
-            let headWaiter: CheckedContinuation<HTTPResponseHead, any Error>?
+            let headWaiter: CheckedContinuation<Void, any Error>?
             if case .success = result, state.head != nil {
                 headWaiter = state.releaseHead()
             } else {
@@ -148,7 +150,7 @@ final class ResponseStream: HTTPClientResponseDelegate {
         }
         switch result {
         case .success:
-            if let head { headWaiter?.resume(returning: head) } else { headWaiter?.resume(throwing: HTTPClientError.remoteConnectionClosed) }
+            if head != nil { headWaiter?.resume() } else { headWaiter?.resume(throwing: HTTPClientError.remoteConnectionClosed) }
             chunkWaiter?.resume(returning: nil)
         case .failure(let error):
             headWaiter?.resume(throwing: error)
@@ -187,7 +189,7 @@ final class ResponseStream: HTTPClientResponseDelegate {
 
 extension ResponseStream.State {
     /// Lets the head go to the reader from now on; returns the reader waiting for it, if any.
-    mutating func releaseHead() -> CheckedContinuation<HTTPResponseHead, any Error>? {
+    mutating func releaseHead() -> CheckedContinuation<Void, any Error>? {
         headReleased = true
         defer { headWaiter = nil }
         return headWaiter
