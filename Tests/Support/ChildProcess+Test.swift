@@ -12,14 +12,18 @@ extension ChildProcess {
     package static var canRunATest: Bool { FileManager.default.fileExists(atPath: "/proc/self/exe") }
 
     /// Runs the tests of this binary that `filter` names in a process of their own, with
-    /// `environment` (how such a test knows it is the child): a trap or a hang there fails only
-    /// the test that asked. Killed when it passes `bound`.
-    /// - Returns: Its exit code (nil when a signal ended it) and its standard output.
+    /// `environment` (how such a test knows it is the child) and this process's Thread Sanitizer
+    /// options (its suppressions): a trap or a hang there fails only the test that asked. Killed
+    /// when it passes `bound`.
+    /// - Returns: Its exit code (nil when a signal ended it; 66 when Thread Sanitizer reported a
+    ///   race, run it alone to see it) and its standard output.
     package static func runTest(
         _ filter: String, environment: [String: String], bound: Duration
     ) async throws -> (status: Int32?, output: String) {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("courier-child-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: output) }
+        var environment = environment
+        environment["TSAN_OPTIONS"] = ProcessInfo.processInfo.environment["TSAN_OPTIONS"]
         let child = try ChildProcess(
             "/proc/self/exe", ["--testing-library", "swift-testing", "--filter", filter], output: output.path, environment: environment)
         let watchdog = Task {
