@@ -70,6 +70,8 @@ func withOutbox<T>(
             let clock = ManualClock()
             let outbox = try Outbox(
                 client: client, folder: folder, limits: limits, backoff: backoff, logger: logger, clock: clock, random: { 1 })
+            let watchdog = Task { await reportAWait(of: outbox, clock: clock, server: server, after: .seconds(90)) }
+            defer { watchdog.cancel() }
             do {
                 let result = try await body(server, outbox, clock, folder)
                 await outbox.stop()
@@ -80,6 +82,18 @@ func withOutbox<T>(
             }
         }
     }
+}
+
+/// Records what `outbox`, `clock` and `server` show once `limit` has passed (unless cancelled first):
+/// an outbox test takes seconds, so one still running has waited for something that never came, and
+/// the suite's time limit alone would not say for what.
+func reportAWait(of outbox: Outbox, clock: ManualClock, server: MockServer, after limit: Duration) async {
+    do { try await Task.sleep(for: limit) } catch { return }
+    let sleeps = clock.sleeps.map { "\($0)" }.joined(separator: ", ")
+    Issue.record("""
+        Still running after \(limit): outbox \(await outbox.diagnosis); \(clock.pendingDeadlines.count) sleeping on the \
+        clock (sleeps asked: \(sleeps)); the server saw \(server.recordedRequests.count) requests
+        """)
 }
 
 /// Echoes a posted message's text back with `201`, recording each request.
