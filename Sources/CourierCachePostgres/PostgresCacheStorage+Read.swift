@@ -5,15 +5,22 @@ import OpenAPIRuntime
 import PostgresNIO
 
 extension PostgresCacheStorage {
-    /// One round trip, its statement prepared once per connection: a variant's metadata and, when
-    /// it is at most `inlineBodyLimit` bytes, its body.
     public func variants(of key: CacheKey, inlineBodyLimit: Int) async throws -> [StoredVariant] {
+        try await lookup(key, inlineBodyLimit: inlineBodyLimit).variants
+    }
+
+    /// One round trip, its statement prepared once per connection: each variant's metadata and,
+    /// when it is at most `inlineBodyLimit` bytes, its body; and the partition's clear generation,
+    /// even when no variant is stored.
+    public func lookup(_ key: CacheKey, inlineBodyLimit: Int) async throws -> CacheLookup {
         try await run("lookup") { [logger] client in
-            var variants: [StoredVariant] = []
-            for try await (id, vary, status, headers, requestTime, responseTime, bodySize, storedAt, lastAccess, body) in try await client.execute(
+            var found = CacheLookup(variants: [], clearMark: CacheClearMark(generation: 0))
+            for try await (generation, variant) in try await client.execute(
                 LookupStatement(key: key, inlineBodyLimit: inlineBodyLimit), logger: logger)
             {
-                guard let metadata = Self.metadata(
+                found.clearMark = CacheClearMark(generation: generation)
+                guard let (id, vary, status, headers, requestTime, responseTime, bodySize, storedAt, lastAccess, body) = variant,
+                      let metadata = Self.metadata(
                     id: id, key: key, vary: vary, status: status, headers: headers, requestTime: requestTime,
                     responseTime: responseTime, bodySize: bodySize, storedAt: storedAt, lastAccess: lastAccess)
                 else { continue }
@@ -21,9 +28,19 @@ extension PostgresCacheStorage {
                 // A body read whole must be as long as recorded: chunks lost or added (by hand, by
                 // another program) are no answer, and the variant is left out.
                 if let inline, inline.count != metadata.bodySize { continue }
-                variants.append(StoredVariant(metadata: metadata, body: inline))
+                found.variants.append(StoredVariant(metadata: metadata, body: inline))
             }
-            return variants
+            return found
+        }
+    }
+
+    /// The partition's clear generation: 0 until its first clear noted.
+    public func clearMark(of partition: String) async throws -> CacheClearMark? {
+        try await run("clearMark") { [logger] client in
+            let rows = try await client.query(
+                "SELECT COALESCE((SELECT generation FROM courier_cache_clear WHERE partition_key = \(partition)), 0)", logger: logger)
+            for try await generation in rows.decode(Int64.self) { return CacheClearMark(generation: generation) }
+            return CacheClearMark(generation: 0)
         }
     }
 
@@ -112,17 +129,20 @@ extension PostgresCacheStorage {
     }
 }
 
-/// The lookup of a key's variants, with the bodies of at most `$4` bytes: a prepared statement,
-/// parsed and planned once per connection of the pool (postgres-nio keeps it), not on every hit.
+/// The lookup of a key's variants, with the bodies of at most `$4` bytes, each row with the
+/// partition's clear generation; one row without a variant when none is stored. A prepared
+/// statement, parsed and planned once per connection of the pool (postgres-nio keeps it), not on
+/// every hit.
 struct LookupStatement: PostgresPreparedStatement {
-    typealias Row = (Int64, String, Int32, Data, Double, Double, Int64, Double, Double, Data?)
+    typealias Variant = (Int64, String, Int32, Data, Double, Double, Int64, Double, Double, Data?)
+    typealias Row = (generation: Int64, variant: Variant?)
 
     static let sql = """
-        SELECT e.id, e.vary_key, e.status, e.headers, e.request_time, e.response_time, e.body_size, e.stored_at,
+        SELECT m.generation, e.id, e.vary_key, e.status, e.headers, e.request_time, e.response_time, e.body_size, e.stored_at,
             e.last_access, CASE WHEN e.body_size <= $4
                 THEN (SELECT string_agg(c.data, ''::bytea ORDER BY c.start) FROM courier_cache_chunk c WHERE c.entry_id = e.id) END
-        FROM courier_cache_entry e
-        WHERE e.partition_key = $1 AND e.url = $2 AND e.method = $3
+        FROM (SELECT COALESCE((SELECT generation FROM courier_cache_clear WHERE partition_key = $1), 0) AS generation) m
+        LEFT JOIN courier_cache_entry e ON e.partition_key = $1 AND e.url = $2 AND e.method = $3
         ORDER BY e.id
         """
 
@@ -138,7 +158,13 @@ struct LookupStatement: PostgresPreparedStatement {
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        let (generation, id, vary, status, headers, requestTime, responseTime, bodySize, storedAt, lastAccess, body) =
+            try row.decode((Int64, Int64?, String?, Int32?, Data?, Double?, Double?, Int64?, Double?, Double?, Data?).self)
+        guard let id, let vary, let status, let headers, let requestTime, let responseTime, let bodySize, let storedAt, let lastAccess
+        else { return (generation, nil) }
+        return (generation, (id, vary, status, headers, requestTime, responseTime, bodySize, storedAt, lastAccess, body))
+    }
 }
 
 /// A stored body's bytes at some offsets, read by its one iterator a chunk row at a time.

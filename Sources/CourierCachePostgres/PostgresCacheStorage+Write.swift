@@ -6,8 +6,10 @@ import PostgresNIO
 extension PostgresCacheStorage {
     /// Stores a variant: the stores of one key wait for each other (an advisory lock on the key),
     /// and a clear of the key's partition waits for them or they for it (a shared lock on the
-    /// partition). A store whose request was sent before the partition's last clear, on any
-    /// server, loses: a user's sign-out is never undone by a response already on its way. The
+    /// partition). A store whose request left before a clear of the partition, on any server,
+    /// loses: its ``StorableResponse/clearMark`` is older than the partition's clear generation
+    /// (without a mark, any clear noted loses it). A user's sign-out is never undone by a response
+    /// already on its way, whatever the servers' clocks say. The
     /// variant it replaces goes, the body goes in, the totals row once, last and only when sizes
     /// change (concurrent writers hold it only to commit), then eviction.
     ///
@@ -140,10 +142,10 @@ extension PostgresCacheStorage {
         }
     }
 
-    /// Removes a partition and notes when, for every server: a store of this partition whose
-    /// request was sent before then loses (see ``store(_:body:)``). Waits for the partition's
-    /// stores in progress, which take its lock shared. Notes older than a day go: no request of
-    /// that age is still on its way.
+    /// Removes a partition and gives it a new clear generation, for every server: a store of this
+    /// partition whose mark was read before then loses (see ``store(_:body:)``). Waits for the
+    /// partition's stores in progress, which take its lock shared. Notes older than a day go (by
+    /// this server's clock, which a day dwarfs): no request of that age is still on its way.
     private func clearing(_ partition: String) async throws -> Int {
         let (logger, stamp) = (logger, now().timeIntervalSince1970)
         return try await run("remove") { client in
@@ -156,7 +158,8 @@ extension PostgresCacheStorage {
                     """
                     WITH old AS (DELETE FROM courier_cache_clear WHERE cleared_at < \(stamp - 86_400))
                     INSERT INTO courier_cache_clear (partition_key, cleared_at) VALUES (\(partition), \(stamp))
-                    ON CONFLICT (partition_key) DO UPDATE SET cleared_at = GREATEST(courier_cache_clear.cleared_at, EXCLUDED.cleared_at)
+                    ON CONFLICT (partition_key) DO UPDATE SET generation = nextval('courier_cache_clear_generation'),
+                        cleared_at = GREATEST(courier_cache_clear.cleared_at, EXCLUDED.cleared_at)
                     """, logger: logger)
                 let gone = try await Self.delete("partition_key = \(partition)", on: connection, logger: logger)
                 try await Self.settle(entries: -gone.count, bytes: -gone.bytes, on: connection, logger: logger)

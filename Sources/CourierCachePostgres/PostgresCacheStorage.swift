@@ -45,10 +45,6 @@ public final class PostgresCacheStorage: CacheStorage {
     let appSecretKey: [UInt8]?
     /// The fewest bytes a secret key may have.
     static let minimumSecretKeySize = 32
-    /// How far apart the clocks of a fleet's servers may be, for a partition's clear: a store loses
-    /// when its request was sent before the clear or up to this long after it, by the clocks of the
-    /// two servers (a store lost that way is a miss, never a leak).
-    static let clockSkewAllowance: TimeInterval = 1
     /// The seed that keeps the partitions' advisory locks apart from the keys' (seed 0).
     static let partitionLockSeed: Int64 = 1
     /// The time rows are stamped with.

@@ -1,8 +1,10 @@
 extension PostgresSchema {
-    /// The store's two functions (schema version 3), so that a store of a body within one chunk is
-    /// one statement: one round trip, one implicit transaction.
+    /// The store's two functions (schema version 3, the put's clear check by generation since 4), so
+    /// that a store of a body within one chunk is one statement: one round trip, one implicit
+    /// transaction. Each is created or replaced, so a later version's migration states them whole.
     ///
-    /// `courier_cache_put` takes the locks, loses to a clear of the partition, replaces the
+    /// `courier_cache_put` takes the locks, loses to a clear of the partition after its mark (any
+    /// clear still noted, without a mark), replaces the
     /// variant, inserts the entry and the body's first chunk and, when that was the whole body,
     /// settles. It is VOLATILE (the default), so each of its statements takes a fresh snapshot
     /// under READ COMMITTED: the clear check sees a clear that committed while the locks were
@@ -16,7 +18,7 @@ extension PostgresSchema {
     /// transaction holds, so two instances evicting at once never wait on each other.
     static let storeFunctions = [
         """
-        CREATE FUNCTION courier_cache_settle(
+        CREATE OR REPLACE FUNCTION courier_cache_settle(
             p_entries bigint, p_bytes bigint, p_limit bigint, p_keeping bigint,
             OUT evicted_count bigint, OUT evicted_bytes bigint)
         LANGUAGE plpgsql AS $$
@@ -58,17 +60,18 @@ extension PostgresSchema {
         $$
         """,
         """
-        CREATE FUNCTION courier_cache_put(
+        CREATE OR REPLACE FUNCTION courier_cache_put(
             p_partition text, p_url text, p_method text, p_vary text, p_status integer, p_headers bytea,
             p_request_time double precision, p_response_time double precision, p_body_size bigint, p_meta_size bigint,
-            p_stamp double precision, p_sent_after double precision, p_partition_seed bigint, p_limit bigint,
+            p_stamp double precision, p_clear_mark bigint, p_partition_seed bigint, p_limit bigint,
             p_first_chunk bytea, p_whole boolean)
         RETURNS TABLE (stored_id bigint, replaced_count bigint, replaced_bytes bigint, evicted_count bigint, evicted_bytes bigint)
         LANGUAGE plpgsql AS $$
         BEGIN
             PERFORM pg_advisory_xact_lock_shared(hashtextextended(p_partition, p_partition_seed)),
                 pg_advisory_xact_lock(hashtextextended(concat_ws(E'\\n', p_partition, p_url, p_method, p_vary), 0));
-            IF EXISTS (SELECT 1 FROM courier_cache_clear WHERE partition_key = p_partition AND cleared_at >= p_sent_after) THEN
+            IF EXISTS (SELECT 1 FROM courier_cache_clear
+                       WHERE partition_key = p_partition AND (p_clear_mark IS NULL OR generation > p_clear_mark)) THEN
                 RETURN;
             END IF;
             WITH gone AS (

@@ -13,13 +13,15 @@ import PostgresNIO
 ///   the writer had), removed with its entry.
 /// - `courier_cache_totals`: one row with the count and bytes, kept by every write in its own
 ///   transaction, so neither eviction nor statistics scan the table.
-/// - `courier_cache_clear`: when each partition was last cleared (a user's sign-out), so that a
-///   store of a request sent before then loses, whichever server makes it; kept a day.
+/// - `courier_cache_clear`: each cleared partition's clear generation (a user's sign-out), from one
+///   sequence, so higher after every clear: a lookup reads it with the variants, and a store whose
+///   request left before a later clear loses, whichever server makes it, whatever its clock says.
+///   Kept a day (`cleared_at`), longer than any request is on its way.
 /// - `courier_cache_put` and `courier_cache_settle`: the store, as functions the server runs, so
 ///   that a small body is stored in one round trip (``storeFunctions``).
 enum PostgresSchema {
     /// The version this library writes; a database at a later one is refused, not downgraded.
-    static let version = 3
+    static let version = 4
 
     /// Each version's statements, applied in order from the database's version to ``version``.
     static let migrations: [Int: [String]] = [
@@ -52,6 +54,16 @@ enum PostgresSchema {
             "CREATE TABLE courier_cache_clear (partition_key text PRIMARY KEY, cleared_at double precision NOT NULL)"
         ],
         3: storeFunctions,
+        // Clear generations instead of clear times (a server whose clock ran ahead won over a
+        // sign-out): existing notes get one each, the store takes a mark instead of a send time.
+        4: [
+            "CREATE SEQUENCE courier_cache_clear_generation",
+            "ALTER TABLE courier_cache_clear ADD COLUMN generation bigint NOT NULL DEFAULT nextval('courier_cache_clear_generation')",
+            """
+            DROP FUNCTION IF EXISTS courier_cache_put(text, text, text, text, integer, bytea, double precision, double precision,
+                bigint, bigint, double precision, double precision, bigint, bigint, bytea, boolean)
+            """,
+        ] + storeFunctions,
     ]
 
     /// Creates or migrates the tables and returns the secret key, in one transaction under an

@@ -37,8 +37,8 @@ struct PutStatement: PostgresPreparedStatement {
         bindings.append(Int64(bodySize))
         bindings.append(Int64(metaSize))
         bindings.append(stamp.timeIntervalSince1970)
-        // A store loses to a clear made after its request was sent, by the fleet's clocks' allowance.
-        bindings.append(response.requestTime.timeIntervalSince1970 - PostgresCacheStorage.clockSkewAllowance)
+        // A store loses to a clear of the partition after the mark read before its request left.
+        bindings.append(response.clearMark?.generation)
         bindings.append(PostgresCacheStorage.partitionLockSeed)
         bindings.append(Int64(limit))
         try bindings.append(firstChunk)

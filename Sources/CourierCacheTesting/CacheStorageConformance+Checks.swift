@@ -17,6 +17,7 @@ extension CacheStorageConformance {
         case .replacement: try await with { try await replacement($0, r) }
         case .headerUpdate: try await with { try await headerUpdate($0, r) }
         case .partitions: try await with { try await partitions($0, r) }
+        case .clearMarks: try await with { try await clearMarks($0, r) }
         case .entries: try await with { try await entries($0, r) }
         case .removalScopes: try await with { try await removalScopes($0, r) }
         case .removalUnderAPrefix: try await with { try await removalUnderAPrefix($0, r) }
@@ -135,6 +136,32 @@ extension CacheStorageConformance {
         r.expect(try await storage.variants(of: Fixtures.key(partition: alice)).isEmpty, "alice's variant after her partition was cleared")
         r.expect(try await storage.variants(of: Fixtures.key(partition: bob)).count, equals: 1, "bob's variants after alice's clear")
         r.expect(try await storage.variants(of: Fixtures.key()).count, equals: 1, "the anonymous variants after alice's clear")
+    }
+
+    private func clearMarks(_ storage: any CacheStorage, _ r: Recorder) async throws {
+        let alice = "id:alice", bob = "id:bob"
+        let key = Fixtures.key(partition: alice)
+        try await Fixtures.put(storage, key, body: Data("alice".utf8))
+        let found = try await storage.lookup(key, inlineBodyLimit: 1_000)
+        r.expect(found.variants, equals: try await storage.variants(of: key, inlineBodyLimit: 1_000), "a lookup's variants")
+        let before = try await storage.clearMark(of: alice)
+        r.expect(found.clearMark, equals: before, "a lookup's mark and the partition's")
+        guard let before else { return }  // a storage of one process: HTTPCache orders clears and stores
+        let miss = try await storage.lookup(Fixtures.key("elsewhere", partition: alice), inlineBodyLimit: 0)
+        r.expect(miss.clearMark, equals: before, "a missed lookup's mark")
+        let bobs = try await storage.clearMark(of: bob)
+        _ = try await storage.removeAll(.partition(alice))
+        let after = try r.require(try await storage.clearMark(of: alice), "no mark after a clear")
+        r.expect(after.generation > before.generation, "the mark after a clear (\(after.generation)) is above the one before (\(before.generation))")
+        r.expect(try await storage.clearMark(of: bob), equals: bobs, "another partition's mark after alice's clear")
+        var response = Fixtures.response(key)
+        response.clearMark = before
+        r.expect(try await storage.store(response, body: .bytes(Data("late".utf8))).stored == nil, "a store with the mark from before the clear was stored")
+        response.clearMark = nil
+        r.expect(try await storage.store(response, body: .bytes(Data("late".utf8))).stored == nil, "a store without a mark was stored after a clear")
+        r.expect(try await storage.variants(of: key, inlineBodyLimit: 0).isEmpty, "alice's variants after stores that lost to her clear")
+        response.clearMark = after
+        r.expect(try await storage.store(response, body: .bytes(Data("new".utf8))).stored != nil, "a store with the mark from after the clear was refused")
     }
 
     private func entries(_ storage: any CacheStorage, _ r: Recorder) async throws {

@@ -48,6 +48,11 @@ public struct CacheStorageConformance: Sendable {
         case headerUpdate
         /// Partitions are apart, even names that start alike.
         case partitions
+        /// A lookup brings the variants `variants(of:inlineBodyLimit:)` does. A storage that keeps
+        /// clear marks gives one with every lookup, a miss included, and a higher one after a clear
+        /// of the partition (only); a store with the mark read before that clear, or with none,
+        /// stores nothing, and one with the mark read after it is stored.
+        case clearMarks
         /// `entries(in:)` lists a partition, or all of them, oldest first.
         case entries
         /// Each removal scope takes what it names and nothing else.

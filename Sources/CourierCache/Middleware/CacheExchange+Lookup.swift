@@ -16,7 +16,9 @@ extension CacheExchange {
         } else {
             telemetry.count(MetricName.cacheStorageSkipped, [])
         }
-        guard let variants = try? await storage.variants(of: key) else { return (nil, []) }
+        guard let found = try? await storage.lookup(key) else { return (nil, []) }
+        clearMarks.noteRead(found.clearMark)
+        let variants = found.variants
         let stored = variants.map(\.metadata)
         guard let chosen = rules.selectVariant(for: request, among: stored),
               let found = variants.last(where: { $0.metadata.id == chosen.id })

@@ -70,7 +70,8 @@ extension CacheExchange {
         }
         await store(
             StorableResponse(
-                key: key, varySelection: selection, status: status, headers: fields, requestTime: requestTime, responseTime: cache.clock),
+                key: key, varySelection: selection, status: status, headers: fields, requestTime: requestTime, responseTime: cache.clock,
+                clearMark: clearMarks.mark),
             body: .bytes(stored))
         return (response, HTTPBody(bytes))
     }

@@ -83,7 +83,7 @@ extension CacheExchange {
     func storable(_ response: HTTPResponse, selection: VarySelection, requestTime: Date) -> StorableResponse {
         StorableResponse(
             key: key, varySelection: selection, status: response.status.code, headers: rules.fieldsToStore(response.headerFields),
-            requestTime: requestTime, responseTime: cache.clock)
+            requestTime: requestTime, responseTime: cache.clock, clearMark: clearMarks.mark)
     }
 
     /// Stores a response, best effort (a failure is counted, and logged once a run of them), and

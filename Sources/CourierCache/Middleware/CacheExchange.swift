@@ -20,6 +20,9 @@ struct CacheExchange: Sendable {
     /// The generation of the key's partition when the call started (see
     /// ``CacheCoordination/generation(of:)``): a clear since then keeps its response out.
     var generation = 0
+    /// Where the partition's clears stood in the storage before this exchange sent anything: a
+    /// clear on another server of a fleet since then keeps its response out.
+    let clearMarks = ClearMarkRead()
     /// Whether the request was filed as nobody's: then a response to a request that left with
     /// credentials is not stored (see `mayStore(_:sent:)`).
     let filedAsAnonymous: Bool

@@ -154,8 +154,13 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
         // The steps below judge what leaves with the cache's secret list too: a secret field that a
         // middleware below adds then counts as credentials (see `CacheExchange.mayStore`).
         let context = context.judgingSecrets(by: secrets.redaction)
+        // A GET sent before any lookup (networkOnly, networkFirst, a failed lookup) reads the
+        // storage's clear mark first, so that a clear on another server since beats its response.
+        // A write doesn't wait for that read: what it may store goes without a mark.
+        let (clearMarks, storage) = (exchange.clearMarks, callStorage)
         @Sendable func network(_ request: HTTPRequest) async throws -> Answer {
-            try await next(request, body, baseURL, context)
+            if request.method == .get { await clearMarks.readIfUnread(from: storage, partition: partition.name) }
+            return try await next(request, body, baseURL, context)
         }
         // A stale-while-revalidate refresh runs the chain below once more after the call returned,
         // where the client offers that; a transfer revalidates in line (in the background its body

@@ -78,6 +78,16 @@ struct ObservedStorage: Sendable {
         try await run("lookup", closes: true) { try await base.variants(of: key, inlineBodyLimit: inlineBodyLimit) }
     }
 
+    /// ``variants(of:inlineBodyLimit:)`` with the partition's clear mark, in one round trip.
+    func lookup(_ key: CacheKey, inlineBodyLimit: Int = 64 * 1024) async throws -> CacheLookup {
+        try await run("lookup", closes: true) { try await base.lookup(key, inlineBodyLimit: inlineBodyLimit) }
+    }
+
+    func clearMark(of partition: String) async throws -> CacheClearMark? {
+        // A storage of one process answers from memory: that working says nothing of the storage.
+        try await run("lookup", reachesStorage: false) { try await base.clearMark(of: partition) }
+    }
+
     func variants(for key: CacheKey) async throws -> [CachedMetadata] {
         try await run("lookup", closes: true) { try await base.variants(for: key) }
     }

@@ -32,6 +32,12 @@ public protocol CacheStorage: Sendable {
     /// Every stored variant of `key`, oldest first, each with its body when that is at most
     /// `inlineBodyLimit` bytes (larger bodies are read with ``body(of:offsets:)``): a lookup's one round trip.
     func variants(of key: CacheKey, inlineBodyLimit: Int) async throws -> [StoredVariant]
+    /// ``variants(of:inlineBodyLimit:)`` and, in the same round trip, where the key's partition's
+    /// clears stand (see ``CacheClearMark``): what ``HTTPCache`` reads before it sends a request.
+    func lookup(_ key: CacheKey, inlineBodyLimit: Int) async throws -> CacheLookup
+    /// Where a partition's clears stand now, read before a request is sent without a lookup; nil
+    /// from a storage that keeps no clear marks.
+    func clearMark(of partition: String) async throws -> CacheClearMark?
     /// The bytes of a variant's body at `offsets`, as a stream that need not be in memory at once;
     /// nil when the variant has been replaced or removed, or is shorter.
     func body(of variant: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody?
@@ -39,7 +45,9 @@ public protocol CacheStorage: Sendable {
     /// Stores a response with its whole body, replacing the variant of its key with the same vary
     /// selection, as the most recently used, then evicts down to ``maximumSize``. Too large for
     /// ``maximumSize``, it isn't stored and the variant it would replace is removed. A body whose
-    /// stream ends early or runs long stores nothing (the storage throws).
+    /// stream ends early or runs long stores nothing (the storage throws). A storage that keeps
+    /// clear marks stores nothing when the partition was cleared after the response's
+    /// ``StorableResponse/clearMark`` (or, without one, at all in the time it keeps clears).
     func store(_ response: StorableResponse, body: CacheBody) async throws -> StoreOutcome
     /// Replaces a variant's header fields and times (after a `304` or a `HEAD`) and marks it used;
     /// `false` when the variant no longer exists.
@@ -72,15 +80,22 @@ public struct StorableResponse: Sendable, Hashable {
     /// When the request was sent, and its response received (RFC 9111 §4.2.3).
     public var requestTime: Date
     public var responseTime: Date
+    /// Where the partition's clears stood before the request was sent (see ``CacheClearMark``);
+    /// nil when no storage read gave one.
+    public var clearMark: CacheClearMark?
 
     /// Creates a response to store.
-    public init(key: CacheKey, varySelection: VarySelection, status: Int, headers: HTTPFields, requestTime: Date, responseTime: Date) {
+    public init(
+        key: CacheKey, varySelection: VarySelection, status: Int, headers: HTTPFields, requestTime: Date, responseTime: Date,
+        clearMark: CacheClearMark? = nil
+    ) {
         self.key = key
         self.varySelection = varySelection
         self.status = status
         self.headers = headers
         self.requestTime = requestTime
         self.responseTime = responseTime
+        self.clearMark = clearMark
     }
 
     /// Its metadata once stored under `id` with a body of `bodySize` bytes, at `now`. Dates go
