@@ -62,7 +62,12 @@ public final class MockServer: Sendable {
         let core = MockServerCore(maxRequestBodySize: maxRequestBodySize)
         do {
             let context = try tls?.makeContext()
-            let listener = try await bind(host: host, port: port, group: group, core: core, tls: tls, context: context)
+            // A port picked without SO_REUSEADDR has no connection lingering in TIME_WAIT, so
+            // ``goDown()`` can hold it. Set once bound: the connections it accepts inherit it, so
+            // their TIME_WAIT after ``goDown()`` keeps neither the hold nor ``comeUp()`` out.
+            let listener = try await bind(
+                host: host, port: port, reusingAddress: port != 0, group: group, core: core, tls: tls, context: context)
+            try await listener.setOption(.socketOption(.so_reuseaddr), value: 1)
             guard let boundPort = listener.localAddress?.port else { throw MockServerError.noLocalAddress }
             let urlHost = host.contains(":") ? "[\(host)]" : host
             guard let url = URL(string: "\(tls == nil ? "http" : "https")://\(urlHost):\(boundPort)") else {
@@ -99,8 +104,10 @@ public final class MockServer: Sendable {
     /// - Throws: ``MockServerError`` after ``shutdown()``.
     public func goDown() async throws {
         let open = try core.takeDown()
-        await Self.close(open.listener, open.connections)
+        // Held as soon as the listener is closed, before the connections are.
+        try? await open.listener?.close()
         core.holdPort(PortHold(host: host, port: port))
+        await Self.close(nil, open.connections)
     }
 
     /// Listens again on the same host and port after ``goDown()``; does nothing if already up.
@@ -111,7 +118,7 @@ public final class MockServer: Sendable {
         core.releasePort()
         let listener: any Channel
         do {
-            listener = try await Self.bind(host: host, port: port, group: group, core: core, tls: tls, context: context)
+            listener = try await Self.bind(host: host, port: port, reusingAddress: true, group: group, core: core, tls: tls, context: context)
         } catch {
             core.bindingFailed()
             throw error
@@ -134,13 +141,14 @@ public final class MockServer: Sendable {
     private static func bind(
         host: String,
         port: Int,
+        reusingAddress: Bool,
         group: MultiThreadedEventLoopGroup,
         core: MockServerCore,
         tls: MockTLS?,
         context: NIOSSLContext?
     ) async throws -> any Channel {
         try await ServerBootstrap(group: group)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: reusingAddress ? 1 : 0)
             .serverChannelOption(.backlog, value: 128)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in

@@ -187,6 +187,9 @@ final class MockServerCore: Sendable {
     /// Frees the held port, if any.
     func releasePort() { holdPort(nil) }
 
+    /// Whether a down server holds its port.
+    var holdsPort: Bool { state.withLockedValue { $0.portHold != nil } }
+
     /// Stops accepting and hands back the listener (if up) and the open connections to close.
     func takeDown() throws -> (listener: (any Channel)?, connections: [any Channel]) {
         try state.withLockedValue { state in

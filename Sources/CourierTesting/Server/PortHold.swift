@@ -21,8 +21,12 @@ final class PortHold: Sendable {
         let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { return nil }
-        // No SO_REUSEADDR: with it, the kernel may hand the port to another socket bound to port 0
-        // that has it too. (A port with connections in TIME_WAIT then can't be held: nil, as before.)
+        // SO_REUSEADDR, so that connections the server closed, lingering in TIME_WAIT, don't keep
+        // the port from being held. A server picks its port without it (`MockServer.start`), so
+        // no other server's port-0 bind can share this one's; no outgoing connection takes a
+        // bound port as its own either.
+        var one: Int32 = 1
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         #if canImport(Darwin)
         address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
         #endif
