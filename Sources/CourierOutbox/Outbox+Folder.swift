@@ -79,12 +79,3 @@ extension Outbox {
         for waiter in waiters { waiter.resume() }
     }
 }
-
-extension Outbox {
-    /// What the outbox is doing now, for a test that waited too long to say where it waited.
-    package var diagnosis: String {
-        "sending: \(isSending), stopping: \(stopWaiters != nil), stopped: \(hasStopped), lanes: \(lanes.keys.sorted()), "
-            + "holds: \(holds.keys.sorted()), awaiting user: \(awaitingUser.sorted()), folder uses: \(folderUses), "
-            + "user check: \(userCheck != nil), storage retry: \(storageRetry != nil), storage failing: \(storageIsFailing)"
-    }
-}
