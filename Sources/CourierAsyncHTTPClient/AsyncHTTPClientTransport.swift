@@ -103,7 +103,7 @@ public struct AsyncHTTPClientTransport: CourierTransport {
         let (outgoing, replayable) = try await makeRequest(request, body: body, baseURL: baseURL)
         do {
             return try await start(outgoing, method: request.method, hasBody: body != nil, isTransfer: isTransfer, deadline: deadline)
-        } catch where replayable && Self.isIdempotent(request.method) && Self.isClosedBeforeAnswering(error) && !Task.isCancelled {
+        } catch where replayable && request.method.isIdempotent && Self.isClosedBeforeAnswering(error) && !Task.isCancelled {
             // A pooled connection the server closed just as the request went out gave no answer at
             // all: the request goes once more, on a new connection (not a retry).
             do { return try await start(outgoing, method: request.method, hasBody: body != nil, isTransfer: isTransfer, deadline: deadline) } catch { throw Self.map(error, deadline: deadline, host: baseURL.host) }
@@ -153,11 +153,6 @@ public struct AsyncHTTPClientTransport: CourierTransport {
         case let error as HTTPParserError: error == .invalidEOFState
         default: NetworkFailure(error)?.isClosedBeforeAnswering ?? false
         }
-    }
-
-    /// Methods that may be sent twice (RFC 9110 §9.2.2).
-    static func isIdempotent(_ method: HTTPRequest.Method) -> Bool {
-        [.get, .head, .put, .delete, .options, .trace].contains(method)
     }
 
 }

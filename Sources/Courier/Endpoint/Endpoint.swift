@@ -91,14 +91,6 @@ extension Endpoint where Response: Decodable {
 }
 
 extension HTTPRequest.Method {
-    /// Whether the method is idempotent by definition (RFC 9110 §9.2.2).
-    package var isIdempotent: Bool {
-        switch self {
-        case .get, .head, .put, .delete, .options, .trace: true
-        default: false
-        }
-    }
-
     /// Whether ``Endpoint/parameters`` go into the query for this method rather than the body.
     var placesParametersInQuery: Bool {
         switch self {

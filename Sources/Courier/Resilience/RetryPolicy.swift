@@ -86,7 +86,7 @@ public struct RetryPolicy: Sendable {
         maximumDelay: Duration = .seconds(8),
         totalDeadline: Duration = .seconds(30),
         maximumRetryAfter: Duration = .seconds(20),
-        retryableMethods: Set<HTTPRequest.Method> = RetryPolicy.idempotentMethods,
+        retryableMethods: Set<HTTPRequest.Method> = HTTPRequest.Method.idempotent,
         retryableStatuses: Set<Int> = RetryPolicy.temporaryStatuses,
         retryableErrorKinds: Set<CourierError.Kind> = RetryPolicy.temporaryErrorKinds
     ) {
@@ -108,7 +108,6 @@ public struct RetryPolicy: Sendable {
 
     // The defaults of `init`, named for the places that read them (a public default argument can
     // only name what the module exports or marks `@usableFromInline`); apps read `RetryPolicy.default`.
-    @usableFromInline package static let idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .put, .delete, .options, .trace]
     @usableFromInline package static let temporaryStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
     @usableFromInline package static let temporaryErrorKinds: Set<CourierError.Kind> = [.connectionLost, .noConnection, .timedOut]
 }
