@@ -16,8 +16,10 @@ import OpenAPIRuntime
 ///   method and body (a body that can be read only once fails the call instead).
 /// - A redirect from https to http fails with ``CourierError/Kind/redirect`` unless
 ///   `allowsInsecureRedirects` is on; even then, a request body never goes from https to http.
-/// - A loop, more than `maximumRedirects` hops, a missing or unusable `Location`, or a non-HTTP
-///   target fails with ``CourierError/Kind/redirect``.
+/// - A loop, more than `maximumRedirects` hops, an unusable `Location`, or a non-HTTP target fails
+///   with ``CourierError/Kind/redirect``. A 3xx without a `Location` (or with an empty one) is the
+///   answer, as Fetch and curl return it: the call then fails on its status (or succeeds, for an
+///   outbox's write answered 303). FoundationNetworking, on Linux, drops such a response's body.
 /// - A write an outbox kept is delivered only where it was answered: a 301 or 302 (which would send
 ///   it again as a GET without its body) and a 307 or 308 to another origin fail the call with
 ///   ``CourierError/Kind/redirect``, naming the status and the `Location`; a 307 or 308 within the
@@ -61,7 +63,8 @@ public struct RedirectMiddleware: ClientMiddleware, CourierMiddleware {
         // GET that follows it gets, which only tells the outbox what the server made of it.
         var taken: Answer?
         do {
-            while Self.isRedirect(answer.response.status) {
+            // A 3xx without a Location is the answer, as Fetch and curl return it (RFC 9110 §15.4).
+            while Self.isRedirect(answer.response.status), answer.response.headerFields[.location]?.isEmpty == false {
                 visited.insert(hop.visit)
                 guard visited.count <= maximumRedirects else {
                     throw failure("More than \(maximumRedirects) redirects", at: hop)
@@ -103,7 +106,7 @@ public struct RedirectMiddleware: ClientMiddleware, CourierMiddleware {
 
     /// The request the redirect `response` asks for.
     private func nextHop(after current: Hop, response: HTTPResponse, from start: Origin, keptWrite: Bool) throws -> Hop {
-        guard let location = response.headerFields[.location], !location.isEmpty else {
+        guard let location = response.headerFields[.location] else {
             throw failure("A \(response.status.code) redirect without a Location", at: current)
         }
         guard let target = URL(string: location, relativeTo: current.url)?.absoluteURL,
