@@ -9,7 +9,7 @@ extension CacheExchange {
     func answering(_ answer: StoredAnswer, _ head: HTTPResponse, _ hit: Hit) async throws -> (HTTPResponse, HTTPBody?)? {
         let response = rules.response(head, answering: answer)
         switch answer {
-        case .unsatisfiable:
+        case .unsatisfiable, .notModified:
             return (response, HTTPBody())
         case .whole:
             return try await body(of: hit, offsets: nil).map { (response, $0) }

@@ -56,7 +56,7 @@ extension CacheRules {
     }
 
     /// An entity tag without its weakness indicator, as weak comparison sees it.
-    private static func opaqueTag(_ tag: String) -> Substring {
+    static func opaqueTag(_ tag: String) -> Substring {
         tag.hasPrefix("W/") ? tag.dropFirst(2) : Substring(tag)
     }
 }

@@ -4,6 +4,8 @@ extension CacheRules {
     /// How a stored response answers `request` (RFC 9111 §3.3, §4; RFC 9110 §14.2, §13.1.5); `nil`
     /// when it can't and the request goes to the network.
     ///
+    /// - With its own `If-None-Match` or `If-Modified-Since` that finds a stored `200` unchanged: a
+    ///   `304`, before any range is looked at (``requestFindsUnchanged(_:_:)``).
     /// - Without `Range`: a complete stored response answers whole; an incomplete one (a stored
     ///   `206`) never does.
     /// - With one byte range (`bytes=10-19`, `bytes=10-`, `bytes=-5`): a `206` cut from the stored
@@ -19,6 +21,8 @@ extension CacheRules {
     ///   - stored: The stored response's head.
     ///   - bodySize: The stored body's length; a part whose `Content-Range` disagrees with it is unusable.
     func storedAnswer(for request: HTTPRequest, from stored: HTTPResponse, bodySize: Int) -> StoredAnswer? {
+        // The request's own conditions come before its range (RFC 9110 §13.2.2).
+        if Self.requestFindsUnchanged(request, stored) { return .notModified }
         let isPart = stored.status.code == 206
         let values = request.headerFields[values: .range]
         guard !values.isEmpty else { return isPart ? nil : .whole }
@@ -72,6 +76,8 @@ extension CacheRules {
             fields[.contentRange] = "bytes */\(length)"
             fields[.contentLength] = "0"
             return HTTPResponse(status: .rangeNotSatisfiable, headerFields: fields)
+        case .notModified:
+            return Self.notModified(from: served)
         }
     }
 

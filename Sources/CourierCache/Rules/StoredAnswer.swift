@@ -8,4 +8,6 @@ enum StoredAnswer: Sendable, Hashable {
     case part(HeldRange, bodyOffsets: Range<Int>)
     /// A `416`: the range selects nothing in a representation of this length.
     case unsatisfiable(completeLength: Int64)
+    /// A `304`: the request's own conditions found the stored response unchanged.
+    case notModified
 }
