@@ -141,8 +141,12 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
         }
         var rules = self.rules
         rules.secrets = secrets
-        rules.isShared = sharing == .shared
         let partition = await partition(of: request, described, secrets: rules.secrets)
+        // A partition only one named user reads is that user's private cache (RFC 9111 §1), even
+        // in a shared storage; the anonymous one and one keyed by a hashed secret (an API key
+        // may stand for many end users) keep the shared rules.
+        rules.storageIsShared = sharing == .shared
+        rules.isShared = sharing == .shared && !partition.isNamedUser
         var exchange = CacheExchange(
             cache: self, request: request, rules: rules, key: CacheKey(method: "GET", normalizedURL: url, partition: partition.name),
             filedAsAnonymous: partition.isAnonymous, nobodyIsSignedIn: partition.nobodyIsSignedIn,
@@ -208,6 +212,8 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
         var isAnonymous = false
         /// Whether a client's context or the cache's provider said nobody is signed in.
         var nobodyIsSignedIn = false
+        /// Whether the partition is a signed-in user's, named by their credentials' identity.
+        var isNamedUser = false
     }
 
     /// The partition of a request: the user's identity; else a keyed hash of the credential and
@@ -218,7 +224,7 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
         if identity == .unknown, let credentials {
             identity = context?.requiresAuthentication == false ? .anonymous : await CallIdentity.of(credentials)
         }
-        if case .user(let user) = identity { return Partition(name: Self.partition(ofUser: user)) }
+        if case .user(let user) = identity { return Partition(name: Self.partition(ofUser: user), isNamedUser: true) }
         if let own = secrets?.partition(of: request.headerFields) { return Partition(name: own) }
         return Partition(name: "", isAnonymous: true, nobodyIsSignedIn: identity == .anonymous)
     }

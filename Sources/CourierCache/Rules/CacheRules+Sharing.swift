@@ -9,6 +9,11 @@ public enum CacheSharing: Sendable, Hashable {
     /// `private` response is never stored, `s-maxage` and `proxy-revalidate` apply, a response to a
     /// request with credentials is stored only when it says a shared cache may (`public`,
     /// `s-maxage` or `must-revalidate`), and `Set-Cookie` is never stored.
+    ///
+    /// A signed-in user's partition (named by their credentials' identity) is read by that user
+    /// alone, which RFC 9111 §1 calls a private cache: there `private` responses are stored for
+    /// them and `s-maxage` is ignored (`Set-Cookie` still isn't stored). The anonymous partition
+    /// and one keyed by a hashed secret (an API key may stand for many end users) keep these rules.
     case shared
 }
 

@@ -16,11 +16,11 @@ extension CacheRules {
     /// Drops the ``hopByHopFieldNames``, the fields that `Connection` names, and the fields named
     /// by `no-cache="…"` (never served without revalidation, so never kept) and `private="…"`
     /// (a private cache may keep them, but this one drops them: its anonymous partition is shared
-    /// by every signed-out call on the device); a shared cache drops `Set-Cookie` too, which
-    /// belongs to the one user it was sent to.
+    /// by every signed-out call on the device); a shared cache, and a shared storage in a user's own
+    /// partition, drop `Set-Cookie` too, which belongs to the one user it was sent to.
     package func fieldsToStore(_ fields: HTTPFields) -> HTTPFields {
         let named = Self.fieldNamesListed(in: fields)
-        let dropsCookies = isShared
+        let dropsCookies = isShared || storageIsShared
         func isDropped(_ field: HTTPField) -> Bool {
             let name = field.name.canonicalName
             return Self.isHopByHop(name) || (!named.isEmpty && named.contains(name)) || dropsCookies && field.name == .setCookie

@@ -13,8 +13,11 @@ public struct CacheRules: Sendable, Hashable {
     /// How the values of credential fields selected by `Vary` are kept: set per call by `HTTPCache`
     /// (the store's key, the client's secret list); nil compares and keeps values as they are.
     package var secrets: SecretValues?
-    /// Whether the cache serves many end users (see ``CacheSharing``): set per call by `HTTPCache`.
+    /// Whether the rules of a shared cache apply (see ``CacheSharing``): set per call by `HTTPCache`,
+    /// false in a shared storage for a partition only one named user reads.
     package var isShared = false
+    /// Whether the storage serves many end users, whatever the partition: `Set-Cookie` stays out.
+    package var storageIsShared = false
 
     /// Creates rules with the given heuristic-freshness settings.
     public init(heuristicFraction: Double = 0.1, maximumHeuristicLifetime: TimeInterval = 86_400) {

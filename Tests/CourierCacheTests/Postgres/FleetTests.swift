@@ -133,6 +133,27 @@ struct FleetTests {
         #expect(try await fleet.cache.statistics().failures == 0, "no store lost to a conflict")
     }
 
+    /// A signed-in user's partition is that user's private cache, on every server: an answer the
+    /// upstream marks `private` (GitHub's to an authenticated call) is kept for them and served to
+    /// them by another server, never to another user; for nobody signed in it is not kept.
+    @Test func aUsersPartitionIsTheirPrivateCacheAcrossTheFleet() async throws {
+        let fleet = try await Fleet.make()
+        defer { Task { await fleet.tearDown() } }
+        fleet.origin.route("GET", "/inbox") { request in
+            let user = (request.header("Authorization") ?? "nobody").replacingOccurrences(of: "Bearer token-of-", with: "")
+            return .text("inbox of \(user)", headers: [MockHeader("Cache-Control", "private, max-age=60, s-maxage=60")])
+        }
+        #expect(try await fleet.client(for: "alice").response(for: Page(path: "/inbox")).source == .network)
+        await fleet.cache.flush()
+        #expect(try await fleet.count("/inbox") == 1)
+        #expect(try await fleet.peer("get", "/inbox", "alice") == "cache inbox of alice")
+        #expect(try await fleet.peer("get", "/inbox", "bob") == "network inbox of bob", "bob never gets alice's")
+        #expect(try await fleet.peer("get", "/inbox", "-") == "network inbox of nobody")
+        #expect(try await fleet.peer("get", "/inbox", "-") == "network inbox of nobody", "nobody's private answer was not kept")
+        #expect(try await fleet.count("/inbox") == 2, "alice's and bob's")
+        #expect(fleet.origin.requestCount("/inbox") == 4)
+    }
+
     @Test func aSignOutOnOneServerClearsTheUserForTheFleetAndUsersStayApart() async throws {
         let fleet = try await Fleet.make()
         defer { Task { await fleet.tearDown() } }
@@ -145,11 +166,6 @@ struct FleetTests {
                 "profile of \(user)",
                 headers: [MockHeader("Cache-Control", "max-age=600, must-revalidate"), MockHeader("Vary", "Authorization")])
         }
-        // A `private` answer never reaches the fleet's shared storage.
-        fleet.origin.route("GET", "/inbox") { _ in .text("inbox", headers: [MockHeader("Cache-Control", "private, max-age=600")]) }
-        _ = try await fleet.client(for: "alice").response(for: Page(path: "/inbox"))
-        await fleet.cache.flush()
-        #expect(try await fleet.count("/inbox") == 0)
         let alice = try await fleet.client(for: "alice").response(for: Page(path: "/profile"))
         #expect(String(decoding: alice.value, as: UTF8.self) == "profile of alice")
         await fleet.cache.flush()
