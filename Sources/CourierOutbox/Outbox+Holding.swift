@@ -90,9 +90,8 @@ extension Outbox {
     /// half and all of it (jitter, so a fleet of devices back online doesn't come at once), and no
     /// less than the server's `Retry-After`.
     func delay(afterAttempt attempt: Int, error: CourierError?) -> Duration {
-        let exponent = Double(min(max(attempt - 1, 0), 62))
-        let bound = min(backoff.initialDelay.inSeconds * pow(2, exponent), backoff.maximumDelay.inSeconds)
-        var wait = Duration.seconds(bound * (0.5 + 0.5 * min(max(random(), 0), 1)))
+        var wait = ExponentialBackoff(initial: backoff.initialDelay, maximum: backoff.maximumDelay)
+            .delay(afterAttempt: attempt, jitter: .upperHalf, random: random)
         if let field = error?.responseHeaders?[.retryAfter], let asked = RetryPolicy.retryAfterDelay(field, now: Date()) {
             wait = max(wait, min(asked, backoff.maximumRetryAfter))
         }

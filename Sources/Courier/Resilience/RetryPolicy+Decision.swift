@@ -72,18 +72,15 @@ extension RetryPolicy {
     /// - Parameter attempt: The number of the attempt that just ended, from 1.
     /// - Returns: The bound of the wait.
     package func backoffBound(afterAttempt attempt: Int) -> Duration {
-        let exponent = Double(min(max(attempt - 1, 0), 62))
-        let bound = baseDelay.inSeconds * pow(2, exponent)
-        let cap = maximumDelay.inSeconds
-        guard bound.isFinite, bound < cap else { return maximumDelay }
-        return .seconds(max(bound, 0))
+        backoff.bound(afterAttempt: attempt)
     }
 
     /// The wait after attempt `attempt`: a random fraction (full jitter) of ``backoffBound(afterAttempt:)``.
     /// - Parameter attempt: The number of the attempt that just ended, from 1.
     /// - Returns: A wait in `0 ... backoffBound(afterAttempt: attempt)`.
     package func backoffDelay(afterAttempt attempt: Int) -> Duration {
-        let bound = backoffBound(afterAttempt: attempt)
-        return .seconds(bound.inSeconds * random.nextFraction())
+        backoff.delay(afterAttempt: attempt, jitter: .full, random: random.nextFraction)
     }
+
+    private var backoff: ExponentialBackoff { ExponentialBackoff(initial: baseDelay, maximum: maximumDelay) }
 }

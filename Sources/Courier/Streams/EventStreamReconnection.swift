@@ -62,15 +62,11 @@ public struct EventStreamReconnection: Sendable {
     }
 
     /// The wait before attempt `failures + 1` after `failures` failed connections in a row.
+    /// It doubles from the server's `retry` (else ``initialDelay``) up to ``maximumDelay``, at most 31
+    /// times, never below ``minimumDelay``, without jitter (the server's `retry` is its own).
     func delay(afterFailures failures: Int, serverAsked: Duration?) -> Duration {
         let floor = max(minimumDelay, .zero)
         let base = max(serverAsked ?? initialDelay, floor)
-        guard failures > 1 else { return max(min(base, maximumDelay), floor) }
-        var delay = base
-        for _ in 1..<min(failures, 32) {
-            delay *= 2
-            if delay >= maximumDelay { return max(maximumDelay, floor) }
-        }
-        return delay
+        return max(ExponentialBackoff(initial: base, maximum: maximumDelay).bound(afterAttempt: min(failures, 32)), floor)
     }
 }

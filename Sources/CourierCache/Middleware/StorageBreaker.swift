@@ -21,13 +21,14 @@ final class StorageBreaker: Sendable {
         case skip
     }
 
-    static let firstCoolOff: TimeInterval = 1
-    static let longestCoolOff: TimeInterval = 30
+    /// The cool-off after the breaker opens and after each probe that fails: 1 s, doubling up to 30 s.
+    static let coolOffs = ExponentialBackoff(initial: .seconds(1), maximum: .seconds(30))
 
     private struct State {
         /// When the cool-off ends, on the uptime clock.
         var openUntil: Duration?
-        var coolOff = StorageBreaker.firstCoolOff
+        /// The probes that failed since the breaker last closed.
+        var failedProbes = 0
         var probing = false
         var skipped = 0
     }
@@ -56,7 +57,7 @@ final class StorageBreaker: Sendable {
     func worked() {
         state.withLock { state in
             state.openUntil = nil
-            state.coolOff = Self.firstCoolOff
+            state.failedProbes = 0
             state.probing = false
         }
     }
@@ -66,11 +67,12 @@ final class StorageBreaker: Sendable {
         state.withLock { state in
             let opened = state.openUntil == nil
             if probing {
-                state.coolOff = min(state.coolOff * 2, Self.longestCoolOff)
+                state.failedProbes += 1
                 state.probing = false
             }
-            state.openUntil = now + .seconds(state.coolOff)
-            return (state.coolOff, opened)
+            let coolOff = Self.coolOffs.bound(afterAttempt: state.failedProbes + 1)
+            state.openUntil = now + coolOff
+            return (coolOff.inSeconds, opened)
         }
     }
 
