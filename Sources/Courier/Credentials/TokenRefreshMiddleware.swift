@@ -84,7 +84,7 @@ public struct TokenRefreshMiddleware: ClientMiddleware, CourierMiddleware {
         body: HTTPBody?,
         baseURL: URL,
         context: RequestContext,
-        next: @escaping @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+        next: @escaping ChainNext
     ) async throws -> Answer {
         guard context.requiresAuthentication, !context.isCrossOriginHop else {
             return try await next(request, body, baseURL, context)

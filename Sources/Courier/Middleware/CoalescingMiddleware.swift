@@ -39,7 +39,7 @@ package struct CoalescingMiddleware: CourierMiddleware {
         body: HTTPBody?,
         baseURL: URL,
         context: RequestContext,
-        next: @escaping @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+        next: @escaping ChainNext
     ) async throws -> Answer {
         let described = context.described
         guard let key = Key(request, body: body, baseURL: baseURL, context: described) else {
@@ -70,7 +70,7 @@ package struct CoalescingMiddleware: CourierMiddleware {
     /// answer comes; with nobody joined, the answer is handed back unread.
     private func lead(
         _ call: SharedCall, key: Key, _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext,
-        next: @escaping @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+        next: @escaping ChainNext
     ) async throws -> Answer {
         do {
             let answer = try await next(request, body, baseURL, context)

@@ -38,7 +38,7 @@ public struct LoggingMiddleware: ClientMiddleware, CourierMiddleware {
         body: HTTPBody?,
         baseURL: URL,
         context: RequestContext,
-        next: @escaping @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+        next: @escaping ChainNext
     ) async throws -> Answer {
         guard logger.logLevel <= .debug else { return try await next(request, body, baseURL, context) }
         let redaction = self.redaction.merging(context.redaction)

@@ -51,7 +51,7 @@ public struct RedirectMiddleware: ClientMiddleware, CourierMiddleware {
         body: HTTPBody?,
         baseURL: URL,
         context: RequestContext,
-        next: @escaping @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+        next: @escaping ChainNext
     ) async throws -> Answer {
         // The first request goes as it is: most calls are never redirected, and pay nothing more.
         var answer = try await next(request, body, baseURL, context)

@@ -23,7 +23,7 @@ public struct TimingLogMiddleware: ClientMiddleware, CourierMiddleware {
         body: HTTPBody?,
         baseURL: URL,
         context: RequestContext,
-        next: @escaping @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+        next: @escaping ChainNext
     ) async throws -> Answer {
         let startedAt = Date()
         let started = ContinuousClock.now

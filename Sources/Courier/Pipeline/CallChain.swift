@@ -7,11 +7,8 @@ import OpenAPIRuntime
 /// app's middlewares, then the end that sends each attempt through the transport. A call runs it;
 /// no step is looked up or wrapped per call.
 struct CallChain: Sendable {
-    /// A step's view of the rest of the chain, and the chain itself.
-    typealias Next = @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
-
     /// The folded chain, outermost step first.
-    let run: Next
+    let run: ChainNext
 
     /// Folds `middlewares` (behind the client's own steps) around `end`. An app's plain
     /// `ClientMiddleware` is adapted here, once.
@@ -28,7 +25,7 @@ struct CallChain: Sendable {
         }
         if configuration.coalescesIdenticalRequests { steps.append(coalescing) }
         steps.append(contentsOf: middlewares)
-        var next: Next = { request, body, baseURL, context in try await end.answer(request, body: body, baseURL: baseURL, context: context) }
+        var next: ChainNext = { request, body, baseURL, context in try await end.answer(request, body: body, baseURL: baseURL, context: context) }
         for step in steps.reversed() {
             let inner = next
             if let step = step as? any CourierMiddleware {
@@ -48,7 +45,7 @@ struct CallChain: Sendable {
     /// and its report, and the answer of the steps below comes back beside the response it returns
     /// (held for this call only, since `next` returns a bare response).
     private static func foreign(
-        _ step: any ClientMiddleware, _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext, next: @escaping Next
+        _ step: any ClientMiddleware, _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext, next: @escaping ChainNext
     ) async throws -> Answer {
         let below = Locked<Answer?>(nil)
         let (response, responseBody) = try await RequestContext.$current.withValue(context) {

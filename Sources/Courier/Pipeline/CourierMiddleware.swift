@@ -2,6 +2,10 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
+/// The rest of a call's chain as one step sees it: what every `CourierMiddleware.intercept`
+/// is handed, and what a client's folded chain is.
+package typealias ChainNext = @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+
 /// A step of a call that is handed the call's context as a value and answers with where its
 /// response came from: every middleware Courier ships. Apps write plain `ClientMiddleware`s.
 ///
@@ -30,7 +34,7 @@ package protocol CourierMiddleware: ClientMiddleware {
         body: HTTPBody?,
         baseURL: URL,
         context: RequestContext,
-        next: @escaping @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+        next: @escaping ChainNext
     ) async throws -> Answer
 }
 

@@ -30,7 +30,7 @@ public struct ConnectivityMiddleware: ClientMiddleware, CourierMiddleware {
         body: HTTPBody?,
         baseURL: URL,
         context: RequestContext,
-        next: @escaping @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+        next: @escaping ChainNext
     ) async throws -> Answer {
         if !Self.isLoopback(baseURL.host ?? ""), isKnownOffline() {
             throw CourierError(.noConnection, detail: "The system reports no usable network path")

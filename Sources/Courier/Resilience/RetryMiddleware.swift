@@ -44,7 +44,7 @@ public struct RetryMiddleware: ClientMiddleware, CourierMiddleware {
         body: HTTPBody?,
         baseURL: URL,
         context: RequestContext,
-        next: @escaping @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+        next: @escaping ChainNext
     ) async throws -> Answer {
         // Outside a client (a context that only carries marks), the policy decides by method alone.
         let described = context.described

@@ -26,7 +26,7 @@ public struct AttemptTelemetryMiddleware: ClientMiddleware, CourierMiddleware {
         body: HTTPBody?,
         baseURL: URL,
         context: RequestContext,
-        next: @escaping @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+        next: @escaping ChainNext
     ) async throws -> Answer {
         let described = context.described
         let telemetry = Telemetry.chosen(telemetry, in: described)

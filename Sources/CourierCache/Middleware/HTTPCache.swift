@@ -118,7 +118,7 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
         body: HTTPBody?,
         baseURL: URL,
         context: RequestContext,
-        next: @escaping @Sendable (HTTPRequest, HTTPBody?, URL, RequestContext) async throws -> Answer
+        next: @escaping ChainNext
     ) async throws -> Answer {
         // Outside a Courier client (a context that only carries marks included), the cache's own defaults.
         let described = context.described
