@@ -1,10 +1,11 @@
 import Courier
 
-/// What copies of one ``HTTPCache`` share: the responses being written, the entries being
-/// revalidated in the background, the storage's breaker, and whether the misplaced-credentials
+/// What copies of one ``HTTPCache`` share: the responses being written, the misses going to the
+/// network, the entries being revalidated in the background, the storage's breaker, and whether the misplaced-credentials
 /// error was logged.
 final class CacheCoordination: Sendable {
     let writes = StoresInFlight()
+    let misses = MissFlights()
     let breaker = StorageBreaker()
     /// The storage's totals when last read, for ``HTTPCache/statistics()`` while it can't be read.
     let lastTotals = Locked(CacheTotals(entryCount: 0, totalBytes: 0))

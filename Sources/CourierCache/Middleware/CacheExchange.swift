@@ -29,6 +29,9 @@ struct CacheExchange: Sendable {
     /// Whether a client's context or the cache's provider said nobody is signed in: then a chain
     /// below that can't say what left is trusted to have added no user's credentials.
     var nobodyIsSignedIn = false
+    /// The longest this call waits for another caller's miss of its key (see ``MissFlights``): the
+    /// call's timeout, or 60 s outside a client.
+    var missWaitLimit = Duration.seconds(60)
     /// Whether the call is a transfer: its body is never gathered in memory (see `CacheExchange+Downloads`).
     var isTransfer = false
     /// The file a download writes, whose whole body the cache may copy.
@@ -75,8 +78,9 @@ struct CacheExchange: Sendable {
         }
     }
 
-    /// `CachePolicy.followHTTP`: RFC 9111 freshness, validation and `stale-if-error`.
-    func followHTTP(_ network: Network) async throws -> Answer {
+    /// `CachePolicy.followHTTP`: RFC 9111 freshness, validation and `stale-if-error`. A miss of a
+    /// key another caller is fetching waits for that answer (`sharingMisses`, see ``MissFlights``).
+    func followHTTP(_ network: Network, sharingMisses: Bool = true) async throws -> Answer {
         let (hit, unselected) = try await lookup()
         let decision = rules.evaluate(request: request, stored: hit?.metadata.storedResponse, now: cache.clock)
         switch decision {
@@ -89,8 +93,11 @@ struct CacheExchange: Sendable {
             cache.counters.add(misses: 1)
             return gatewayTimeout()
         case .unusable:
-            cache.counters.add(misses: 1)
             let candidates = hit.map { [$0.metadata] } ?? unselected
+            if sharingMisses, hit == nil, candidates.isEmpty, sharesMisses {
+                return try await sharingTheMiss(network)
+            }
+            cache.counters.add(misses: 1)
             if let served = try await completingPart(among: candidates, network) { return served }
             if hit == nil, let served = try await validatingUnselected(candidates, network) { return served }
             return try await followHTTPNetwork(network, request: request, hit: nil)

@@ -155,6 +155,7 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
             offlineAllowance: policy.offlineAllowance.map(\.inSeconds) ?? offlineAllowance
         )
         exchange.generation = coordination.generation(of: partition.name)
+        if let timeout = described?.timeout { exchange.missWaitLimit = timeout }
         // The steps below judge what leaves with the cache's secret list too: a secret field that a
         // middleware below adds then counts as credentials (see `CacheExchange.mayStore`).
         let context = context.judgingSecrets(by: secrets.redaction)
