@@ -7,7 +7,7 @@ extension PostgresCacheStorage {
     /// Stores a variant: the stores of one key wait for each other (an advisory lock on the key),
     /// and a clear of the key's partition waits for them or they for it (a shared lock on the
     /// partition). A store whose request left before a clear of the partition, on any server,
-    /// loses: its ``StorableResponse/clearMark`` is older than the partition's clear generation
+    /// loses: its `StorableResponse.clearMark` is older than the partition's clear generation
     /// (without a mark, any clear noted loses it). A user's sign-out is never undone by a response
     /// already on its way, whatever the servers' clocks say. The
     /// variant it replaces goes, the body goes in, the totals row once, last and only when sizes

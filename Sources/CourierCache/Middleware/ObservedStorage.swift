@@ -83,9 +83,12 @@ struct ObservedStorage: Sendable {
         try await run("lookup", closes: true) { try await base.lookup(key, inlineBodyLimit: inlineBodyLimit) }
     }
 
+    /// Nil at once while the breaker rests the storage (a store without a mark then loses to any
+    /// clear noted): the read neither counts as a skipped operation nor takes the probe.
     func clearMark(of partition: String) async throws -> CacheClearMark? {
+        guard breaker?.isClosed ?? true else { return nil }
         // A storage of one process answers from memory: that working says nothing of the storage.
-        try await run("lookup", reachesStorage: false) { try await base.clearMark(of: partition) }
+        return try await run("lookup", reachesStorage: false) { try await base.clearMark(of: partition) }
     }
 
     func variants(for key: CacheKey) async throws -> [CachedMetadata] {
