@@ -91,9 +91,13 @@ func withOutbox<T>(
 func reportAWait(of outbox: Outbox, clock: ManualClock, server: MockServer, after limit: Duration) async {
     do { try await Task.sleep(for: limit) } catch { return }
     let sleeps = clock.sleeps.map { "\($0)" }.joined(separator: ", ")
+    let items = (try? await outbox.items())?.map { item in
+        "\(item.id) \(item.state) sends \(item.sends) failure \(item.lastFailure.map { "\($0.kind) \($0.status.map(String.init) ?? "-") \($0.detail)" } ?? "none")"
+    } ?? ["unreadable"]
     print("""
-        An outbox test still running after \(limit): outbox \(await outbox.diagnosis); \(clock.pendingDeadlines.count) \
-        sleeping on the clock (sleeps asked: \(sleeps)); the server saw \(server.recordedRequests.count) requests
+        An outbox test still running after \(limit): outbox \(await outbox.diagnosis); items \(items); \
+        \(clock.pendingDeadlines.count) sleeping on the clock (sleeps asked: \(sleeps)); the server saw \
+        \(server.recordedRequests.count) requests
         """)
 }
 
