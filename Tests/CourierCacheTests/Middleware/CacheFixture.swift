@@ -3,6 +3,7 @@ import CourierAsyncHTTPClient
 import CourierCache
 import CourierTesting
 import Foundation
+import OpenAPIRuntime
 
 /// A loopback server, a cache file in a fresh temporary folder, and a client with the cache.
 struct CacheFixture {
@@ -85,5 +86,17 @@ func countingRoute(_ server: MockServer, _ path: String = "/feed", headers: [Moc
             return value
         }
         return .json(#"{"n":\#(n)}"#, headers: headers)
+    }
+}
+
+/// The transports the cache's end-to-end tests run over.
+enum CacheTransport: String, CaseIterable, Sendable {
+    case urlSession, asyncHTTPClient
+
+    func make() -> any ClientTransport {
+        switch self {
+        case .urlSession: URLSessionTransport()
+        case .asyncHTTPClient: AsyncHTTPClientTransport()
+        }
     }
 }

@@ -13,16 +13,6 @@ import Testing
 /// conditions find it unchanged (RFC 9111 §4.3.2, RFC 9110 §13.2.2), the whole response otherwise;
 /// over both transports.
 @Suite struct ConditionalRequestTests {
-    enum Transport: String, CaseIterable, Sendable {
-        case asyncHTTPClient, urlSession
-        func make() -> any ClientTransport {
-            switch self {
-            case .asyncHTTPClient: AsyncHTTPClientTransport()
-            case .urlSession: URLSessionTransport()
-            }
-        }
-    }
-
     private struct Conditional: Endpoint {
         typealias Response = JSON
         var conditions: [(HTTPField.Name, String)]
@@ -52,8 +42,8 @@ import Testing
         ([(.ifModifiedSince, "yesterday")], false),  // not a date: ignored
     ]
 
-    @Test(arguments: Transport.allCases, cases.indices)
-    func aFreshStoredResponseAnswersTheRequestsOwnConditions(transport: Transport, index: Int) async throws {
+    @Test(arguments: CacheTransport.allCases, cases.indices)
+    func aFreshStoredResponseAnswersTheRequestsOwnConditions(transport: CacheTransport, index: Int) async throws {
         let (conditions, unchanged) = Self.cases[index]
         let fixture = try await CacheFixture.make(transport: transport.make())
         defer { Task { await fixture.tearDown() } }
@@ -81,8 +71,8 @@ import Testing
 
     /// A stale entry is revalidated with the cache's own validators; once the origin's `304`
     /// refreshes it, the request's own conditions are answered from it.
-    @Test(arguments: Transport.allCases)
-    func aRevalidatedEntryAnswersTheRequestsOwnConditions(transport: Transport) async throws {
+    @Test(arguments: CacheTransport.allCases)
+    func aRevalidatedEntryAnswersTheRequestsOwnConditions(transport: CacheTransport) async throws {
         let fixture = try await CacheFixture.make(transport: transport.make())
         defer { Task { await fixture.tearDown() } }
         let fields = [MockHeader("Cache-Control", "max-age=60"), MockHeader("ETag", #""v1""#)]

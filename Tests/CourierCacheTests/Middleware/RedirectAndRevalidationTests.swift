@@ -10,21 +10,11 @@ import OpenAPIRuntime
 /// The cache sees every redirect hop under its own URL, and stale-while-revalidate answers at once
 /// while one revalidation runs in the background.
 @Suite(.serialized) struct RedirectAndRevalidationTests {
-    enum Transport: String, CaseIterable, Sendable {
-        case asyncHTTPClient, urlSession
-        func make() -> any ClientTransport {
-            switch self {
-            case .asyncHTTPClient: AsyncHTTPClientTransport()
-            case .urlSession: URLSessionTransport()
-            }
-        }
-    }
-
-    @Test(arguments: Transport.allCases, [
+    @Test(arguments: CacheTransport.allCases, [
         (302, [MockHeader]()),
         (307, [MockHeader("Cache-Control", "no-store")]),
     ])
-    func eachRedirectHopIsCachedUnderItsOwnURL(transport: Transport, redirect: (status: Int, headers: [MockHeader])) async throws {
+    func eachRedirectHopIsCachedUnderItsOwnURL(transport: CacheTransport, redirect: (status: Int, headers: [MockHeader])) async throws {
         let fixture = try await CacheFixture.make(transport: transport.make())
         defer { Task { await fixture.tearDown() } }
         fixture.server.route("GET", "/old", respond: .status(redirect.status, headers: [MockHeader("Location", "/new")] + redirect.headers))

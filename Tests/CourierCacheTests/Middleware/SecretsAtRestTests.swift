@@ -11,16 +11,6 @@ import Testing
 /// their owner's responses apart and never rest in the cache's files in clear; clearing a user's
 /// data takes the bytes out of the files. Over a socket, on both transports.
 @Suite(.serialized) struct SecretsAtRestTests {
-    enum Transport: String, CaseIterable, Sendable {
-        case urlSession, asyncHTTPClient
-        func make() -> any ClientTransport {
-            switch self {
-            case .urlSession: URLSessionTransport()
-            case .asyncHTTPClient: AsyncHTTPClientTransport()
-            }
-        }
-    }
-
     /// A server that answers `/me` with the key it was sent, privately cacheable, and a store.
     struct Setup {
         let server: MockServer
@@ -81,8 +71,8 @@ import Testing
         var cachePolicy: CachePolicy? { .followHTTP }
     }
 
-    @Test(arguments: Transport.allCases, [true, false])
-    func aKeyAddedByTheAppsOwnMiddlewareKeepsUsersApart(transport: Transport, cacheFirst: Bool) async throws {
+    @Test(arguments: CacheTransport.allCases, [true, false])
+    func aKeyAddedByTheAppsOwnMiddlewareKeepsUsersApart(transport: CacheTransport, cacheFirst: Bool) async throws {
         let setup = try await Setup.make()
         defer { Task { await setup.tearDown() } }
         let key = Locked("key-of-alice")
@@ -108,8 +98,8 @@ import Testing
         #expect(bytes.range(of: Data("key-of-bob".utf8)) == nil)
     }
 
-    @Test(arguments: Transport.allCases)
-    func aVaryAuthorizationTokenIsStoredOnlyAsAKeyedHash(transport: Transport) async throws {
+    @Test(arguments: CacheTransport.allCases)
+    func aVaryAuthorizationTokenIsStoredOnlyAsAKeyedHash(transport: CacheTransport) async throws {
         let setup = try await Setup.make(vary: "Authorization")
         defer { Task { await setup.tearDown() } }
         let credentials = CredentialStore(.bearer("tok-5ecret-alice", identity: "alice"))
@@ -140,8 +130,8 @@ import Testing
 
     /// A token in the query (`?access_token=`) is part of the key, so each token has its own
     /// entry, but the file holds only its keyed hash; a name only the client's list has counts too.
-    @Test(arguments: Transport.allCases)
-    func aSecretQueryValueIsStoredOnlyAsAKeyedHash(transport: Transport) async throws {
+    @Test(arguments: CacheTransport.allCases)
+    func aSecretQueryValueIsStoredOnlyAsAKeyedHash(transport: CacheTransport) async throws {
         let setup = try await Setup.make()
         defer { Task { await setup.tearDown() } }
         setup.server.route("GET", "/feed") { _ in

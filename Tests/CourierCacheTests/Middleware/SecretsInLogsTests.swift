@@ -17,8 +17,8 @@ import Testing
         var query: Parameters { ["token": "SECRET-QUERY", "page": 1] }
     }
 
-    @Test(arguments: RedirectAndRevalidationTests.Transport.allCases)
-    func aFailedRevalidationLogsNoSecret(transport: RedirectAndRevalidationTests.Transport) async throws {
+    @Test(arguments: CacheTransport.allCases)
+    func aFailedRevalidationLogsNoSecret(transport: CacheTransport) async throws {
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
         let logs = LogRecorder()

@@ -13,16 +13,6 @@ import Testing
 /// requests that differ only in a request id share it; an answer the cache may not store is not
 /// shared, and each caller goes itself. Over both transports.
 @Suite struct SharedMissTests {
-    enum Transport: String, CaseIterable, Sendable {
-        case asyncHTTPClient, urlSession
-        func make() -> any ClientTransport {
-            switch self {
-            case .asyncHTTPClient: AsyncHTTPClientTransport()
-            case .urlSession: URLSessionTransport()
-            }
-        }
-    }
-
     private struct Popular: Endpoint {
         typealias Response = JSON
         var requestID: Int
@@ -32,7 +22,7 @@ import Testing
     }
 
     /// Eight callers, each with a request id of its own, against an origin that takes 400 ms.
-    private func herd(_ transport: Transport, cacheControl: String) async throws -> (origin: Int, answers: [Int]) {
+    private func herd(_ transport: CacheTransport, cacheControl: String) async throws -> (origin: Int, answers: [Int]) {
         let fixture = try await CacheFixture.make(transport: transport.make())
         defer { Task { await fixture.tearDown() } }
         let served = Locked(0)
@@ -53,15 +43,15 @@ import Testing
         return (fixture.server.requestCount("/feed"), answers)
     }
 
-    @Test(arguments: Transport.allCases)
-    func eightCallersMissingOneKeyCostTheOriginOneRequest(transport: Transport) async throws {
+    @Test(arguments: CacheTransport.allCases)
+    func eightCallersMissingOneKeyCostTheOriginOneRequest(transport: CacheTransport) async throws {
         let (origin, answers) = try await herd(transport, cacheControl: "max-age=60")
         #expect(origin == 1)
         #expect(answers == Array(repeating: 1, count: 8))
     }
 
-    @Test(arguments: Transport.allCases)
-    func anAnswerTheCacheMayNotStoreIsNotShared(transport: Transport) async throws {
+    @Test(arguments: CacheTransport.allCases)
+    func anAnswerTheCacheMayNotStoreIsNotShared(transport: CacheTransport) async throws {
         let (origin, answers) = try await herd(transport, cacheControl: "no-store")
         #expect(origin == 8)
         #expect(Set(answers) == Set(1...8))
