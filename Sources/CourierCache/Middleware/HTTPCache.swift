@@ -214,7 +214,9 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
         /// Whether a client's context or the cache's provider said nobody is signed in.
         var nobodyIsSignedIn = false
         /// Whether the partition is a signed-in user's, named by their credentials' identity.
-        var isNamedUser = false
+        var isNamedUser: Bool {
+            if case .user = CachePartition(storageName: name) { true } else { false }
+        }
     }
 
     /// The partition of a request: the user's identity; else a keyed hash of the credential and
@@ -225,7 +227,7 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
         if identity == .unknown, let credentials {
             identity = context?.requiresAuthentication == false ? .anonymous : await CallIdentity.of(credentials)
         }
-        if case .user(let user) = identity { return Partition(name: Self.partition(ofUser: user), isNamedUser: true) }
+        if case .user(let user) = identity { return Partition(name: Self.partition(ofUser: user)) }
         if let own = secrets?.partition(of: request.headerFields) { return Partition(name: own) }
         return Partition(name: "", isAnonymous: true, nobodyIsSignedIn: identity == .anonymous)
     }
