@@ -18,20 +18,25 @@ extension PostgresCacheStorage {
             for try await (generation, variant) in try await client.execute(
                 LookupStatement(key: key, inlineBodyLimit: inlineBodyLimit), logger: logger)
             {
-                found.clearMark = CacheClearMark(generation: generation)
-                guard let (id, vary, status, headers, requestTime, responseTime, bodySize, storedAt, lastAccess, body) = variant,
-                      let metadata = Self.metadata(
-                    id: id, key: key, vary: vary, status: status, headers: headers, requestTime: requestTime,
-                    responseTime: responseTime, bodySize: bodySize, storedAt: storedAt, lastAccess: lastAccess)
-                else { continue }
-                let inline = bodySize <= inlineBodyLimit ? (body ?? Data()) : nil
-                // A body read whole must be as long as recorded: chunks lost or added (by hand, by
-                // another program) are no answer, and the variant is left out.
-                if let inline, inline.count != metadata.bodySize { continue }
-                found.variants.append(StoredVariant(metadata: metadata, body: inline))
+                Self.add((generation, variant), of: key, inlineBodyLimit: inlineBodyLimit, to: &found)
             }
             return found
         }
+    }
+
+    /// Adds a lookup's row to what it found: the clear mark, and the variant unless it doesn't decode.
+    static func add(_ row: LookupStatement.Row, of key: CacheKey, inlineBodyLimit: Int, to found: inout CacheLookup) {
+        found.clearMark = CacheClearMark(generation: row.generation)
+        guard let (id, vary, status, headers, requestTime, responseTime, bodySize, storedAt, lastAccess, body) = row.variant,
+              let metadata = Self.metadata(
+            id: id, key: key, vary: vary, status: status, headers: headers, requestTime: requestTime,
+            responseTime: responseTime, bodySize: bodySize, storedAt: storedAt, lastAccess: lastAccess)
+        else { return }
+        let inline = bodySize <= inlineBodyLimit ? (body ?? Data()) : nil
+        // A body read whole must be as long as recorded: chunks lost or added (by hand, by
+        // another program) are no answer, and the variant is left out.
+        if let inline, inline.count != metadata.bodySize { return }
+        found.variants.append(StoredVariant(metadata: metadata, body: inline))
     }
 
     /// The partition's clear generation: 0 until its first clear noted.
@@ -158,9 +163,15 @@ struct LookupStatement: PostgresPreparedStatement {
         return bindings
     }
 
+    /// A row's columns as they decode.
+    typealias Columns = (Int64, Int64?, String?, Int32?, Data?, Double?, Double?, Int64?, Double?, Double?, Data?)
+
     func decodeRow(_ row: PostgresRow) throws -> Row {
-        let (generation, id, vary, status, headers, requestTime, responseTime, bodySize, storedAt, lastAccess, body) =
-            try row.decode((Int64, Int64?, String?, Int32?, Data?, Double?, Double?, Int64?, Double?, Double?, Data?).self)
+        Self.row(try row.decode(Columns.self))
+    }
+
+    static func row(_ columns: Columns) -> Row {
+        let (generation, id, vary, status, headers, requestTime, responseTime, bodySize, storedAt, lastAccess, body) = columns
         guard let id, let vary, let status, let headers, let requestTime, let responseTime, let bodySize, let storedAt, let lastAccess
         else { return (generation, nil) }
         return (generation, (id, vary, status, headers, requestTime, responseTime, bodySize, storedAt, lastAccess, body))

@@ -145,7 +145,8 @@ extension PostgresCacheStorage {
     /// Removes a partition and gives it a new clear generation, for every server: a store of this
     /// partition whose mark was read before then loses (see ``store(_:body:)``). Waits for the
     /// partition's stores in progress, which take its lock shared. Notes older than a day go (by
-    /// this server's clock, which a day dwarfs): no request of that age is still on its way.
+    /// this server's clock, which a day dwarfs): no request of that age is still on its way; so do
+    /// flights whose claims ran out (their claimants never came back).
     private func clearing(_ partition: String) async throws -> Int {
         let (logger, stamp) = (logger, now().timeIntervalSince1970)
         return try await run("remove") { client in
@@ -156,7 +157,8 @@ extension PostgresCacheStorage {
                     """, logger: logger)
                 try await connection.query(
                     """
-                    WITH old AS (DELETE FROM courier_cache_clear WHERE cleared_at < \(stamp - 86_400))
+                    WITH old AS (DELETE FROM courier_cache_clear WHERE cleared_at < \(stamp - 86_400)),
+                        ran_out AS (DELETE FROM courier_cache_flight WHERE claimed_until < extract(epoch FROM clock_timestamp()))
                     INSERT INTO courier_cache_clear (partition_key, cleared_at) VALUES (\(partition), \(stamp))
                     ON CONFLICT (partition_key) DO UPDATE SET generation = nextval('courier_cache_clear_generation'),
                         cleared_at = GREATEST(courier_cache_clear.cleared_at, EXCLUDED.cleared_at)

@@ -4,9 +4,9 @@ extension PostgresSchema {
     /// transaction. Each is created or replaced, so a later version's migration states them whole.
     ///
     /// `courier_cache_put` takes the locks, loses to a clear of the partition after its mark (any
-    /// clear still noted, without a mark), replaces the
-    /// variant, inserts the entry and the body's first chunk and, when that was the whole body,
-    /// settles. It is VOLATILE (the default), so each of its statements takes a fresh snapshot
+    /// clear still noted, without a mark), replaces the variant, inserts the entry, ends the key's
+    /// flight (since version 5) and inserts the body's first chunk and, when that was the whole
+    /// body, settles. It is VOLATILE (the default), so each of its statements takes a fresh snapshot
     /// under READ COMMITTED: the clear check sees a clear that committed while the locks were
     /// awaited. Its row: the stored id (NULL when the response was larger than the limit and
     /// only the old variant went), what it replaced, and what settling evicted; no row when a
@@ -91,6 +91,7 @@ extension PostgresSchema {
             VALUES (p_partition, p_url, p_method, p_vary, p_status, p_headers, p_request_time, p_response_time,
                 p_body_size, p_meta_size, p_stamp, p_stamp, nextval('courier_cache_use'))
             RETURNING id INTO stored_id;
+            DELETE FROM courier_cache_flight WHERE partition_key = p_partition AND url = p_url AND method = p_method;
             IF octet_length(p_first_chunk) > 0 THEN
                 INSERT INTO courier_cache_chunk (entry_id, start, data) VALUES (stored_id, 0, p_first_chunk);
             END IF;

@@ -17,11 +17,14 @@ import PostgresNIO
 ///   sequence, so higher after every clear: a lookup reads it with the variants, and a store whose
 ///   request left before a later clear loses, whichever server makes it, whatever its clock says.
 ///   Kept a day (`cleared_at`), longer than any request is on its way.
+/// - `courier_cache_flight`: a key some server is fetching for the fleet (see `CacheFlightClaim`),
+///   by whom and until when (the database's clock, seconds since 1970); ended by the put that
+///   stores the key, by its claimant, or by running out (a clear sweeps those that did).
 /// - `courier_cache_put` and `courier_cache_settle`: the store, as functions the server runs, so
 ///   that a small body is stored in one round trip (``storeFunctions``).
 enum PostgresSchema {
     /// The version this library writes; a database at a later one is refused, not downgraded.
-    static let version = 4
+    static let version = 5
 
     /// Each version's statements, applied in order from the database's version to ``version``.
     static let migrations: [Int: [String]] = [
@@ -63,6 +66,15 @@ enum PostgresSchema {
             DROP FUNCTION IF EXISTS courier_cache_put(text, text, text, text, integer, bytea, double precision, double precision,
                 bigint, bigint, double precision, double precision, bigint, bigint, bytea, boolean)
             """,
+        ] + storeFunctions,
+        // Flights: the put ends the key's.
+        5: [
+            """
+            CREATE TABLE courier_cache_flight (
+                partition_key text NOT NULL, url text NOT NULL, method text NOT NULL,
+                claimant uuid NOT NULL, claimed_until double precision NOT NULL,
+                PRIMARY KEY (partition_key, url, method))
+            """
         ] + storeFunctions,
     ]
 

@@ -14,6 +14,8 @@ import PostgresNIO
 //     courier-cache-peer PORT DATABASE ORIGIN get PATH USER     → "<source> <body>"
 //     courier-cache-peer PORT DATABASE ORIGIN refresh PATH USER N → N network calls, each stored
 //     courier-cache-peer PORT DATABASE ORIGIN signout USER        → clears USER's partition
+//     courier-cache-peer PORT DATABASE ORIGIN herd PATH USER N GO → "ready", then once the file GO
+//         exists, N concurrent gets, each with its own request id → "<source>…" in order
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 6, let port = Int(arguments[1]), let origin = URL(string: arguments[3]) else {
@@ -47,6 +49,27 @@ do {
         }
         await cache.flush()
         print("refreshed")
+    case "herd":
+        let (caller, count, go) = (client(for: arguments[6]), Int(arguments[7]) ?? 1, arguments[8])
+        FileHandle.standardOutput.write(Data("ready\n".utf8))  // unbuffered: the test waits for it
+        let waitingSince = ContinuousClock.now
+        while !FileManager.default.fileExists(atPath: go), ContinuousClock.now - waitingSince < .seconds(60) {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        let sources = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    let page = FleetMember.Page(path: EndpointPath(stringLiteral: arguments[5]), requestID: "peer-\(getpid())-\(index)")
+                    let response = try await caller.response(for: page)
+                    return (index, "\(response.source)=\(String(decoding: response.value, as: UTF8.self))")
+                }
+            }
+            var sources = [String](repeating: "", count: count)
+            for try await (index, source) in group { sources[index] = source }
+            return sources
+        }
+        await cache.flush()
+        print(sources.joined(separator: " "))
     case "signout":
         try await cache.clear(identity: arguments[5])
         print("cleared")

@@ -1,11 +1,14 @@
 import Courier
+import Foundation
 
 /// What copies of one ``HTTPCache`` share: the responses being written, the misses going to the
-/// network, the entries being revalidated in the background, the storage's breaker, and whether the misplaced-credentials
-/// error was logged.
+/// network (and the name it claims them by across a fleet), the entries being revalidated in the
+/// background, the storage's breaker, and whether the misplaced-credentials error was logged.
 final class CacheCoordination: Sendable {
     let writes = StoresInFlight()
     let misses = MissFlights()
+    /// Who this cache is when it claims a flight in a storage other processes share.
+    let claimant = UUID()
     let breaker = StorageBreaker()
     /// The storage's totals when last read, for ``HTTPCache/statistics()`` while it can't be read.
     let lastTotals = Locked(CacheTotals(entryCount: 0, totalBytes: 0))

@@ -9,6 +9,13 @@ extension CacheExchange {
     /// The stored variant matching this request's `Vary` fields (with its body when small), or nil;
     /// when none matches, the stored variants are `unselected` (to validate or complete). A broken store is a miss.
     func lookup() async throws -> (hit: Hit?, unselected: [CachedMetadata]) {
+        let (hit, unselected, _) = try await lookup(claimingFlight: nil)
+        return (hit, unselected)
+    }
+
+    /// ``lookup()`` that, with a `claim`, claims the key's flight when nothing is stored: whose
+    /// turn it is to fetch it (nil when nothing was claimed).
+    func lookup(claimingFlight claim: CacheFlightClaim?) async throws -> (hit: Hit?, unselected: [CachedMetadata], flight: CacheFlightTurn?) {
         // Read after this key's pending writes, while the storage works: a resting one is skipped
         // at once below, and its writes must not hold the call meanwhile.
         if cache.coordination.breaker.isClosed {
@@ -16,14 +23,14 @@ extension CacheExchange {
         } else {
             telemetry.count(MetricName.cacheStorageSkipped, [])
         }
-        guard let found = try? await storage.lookup(key) else { return (nil, []) }
+        guard let found = try? await storage.lookup(key, claimingFlight: claim) else { return (nil, [], nil) }
         clearMarks.noteRead(found.clearMark)
         let variants = found.variants
         let stored = variants.map(\.metadata)
         guard let chosen = rules.selectVariant(for: request, among: stored),
-              let found = variants.last(where: { $0.metadata.id == chosen.id })
-        else { return (nil, stored) }
-        return (Hit(metadata: found.metadata, body: found.body), [])
+              let variant = variants.last(where: { $0.metadata.id == chosen.id })
+        else { return (nil, stored, found.flight) }
+        return (Hit(metadata: variant.metadata, body: variant.body), [], found.flight)
     }
 
     /// The stored response with its body — or, for a `Range` request, the `206` or `416` the cache

@@ -33,6 +33,17 @@ extension CacheExchange {
         return notModified.replacing(with: served, source: .revalidated)
     }
 
+    /// ``revalidateInBackground(_:)``, unless another server sharing the storage holds the key's
+    /// flight (it revalidates it for all): one request to the origin per stale key across a fleet.
+    func revalidateOnceAcrossTheFleet(_ network: Network) async {
+        let claim = flightClaim
+        let turn = await storage.claimFlight(of: key, claim)
+        guard turn != .another else { return }
+        _ = try? await revalidateInBackground(network)
+        // A stored 200 ended it already; a 304 or a failure did not.
+        if turn == .yours { try? await storage.endFlight(of: key, claimant: claim.claimant) }
+    }
+
     /// The background half of stale-while-revalidate: a conditional request that refreshes the
     /// entry (304) or replaces it (200). A failure is logged and leaves the entry as it was.
     func revalidateInBackground(_ network: Network) async throws -> Answer {

@@ -90,15 +90,19 @@ extension CacheExchange {
     /// counts what it stored and evicted. Bytes are written after the caller has its answer (see
     /// ``StoresInFlight``); a download's file before the download returns, since the app may move it.
     func store(_ response: StorableResponse, body: CacheBody) async {
+        heldFlight?.storing()
         guard body.bytes != nil else { return await storeNow(response, body: body) }
         cache.coordination.writes.start(key) { await self.storeNow(response, body: body) }
     }
 
     private func storeNow(_ response: StorableResponse, body: CacheBody) async {
+        var outcome: StoreOutcome?
         // A clear of the partition since the call started (a sign-out) wins over its response.
-        guard cache.coordination.generation(of: key.partition) == generation,
-              let outcome = try? await storage.store(response, body: body)
-        else { return }
+        if cache.coordination.generation(of: key.partition) == generation {
+            outcome = try? await storage.store(response, body: body)
+        }
+        await heldFlight?.storeEnded(stored: outcome?.stored != nil)
+        guard let outcome else { return }
         if outcome.stored != nil { telemetry.count(MetricName.cacheStored, []) }
         if outcome.evictedCount > 0 { telemetry.count(MetricName.cacheEvictedBytes, [], by: outcome.evictedBytes) }
     }

@@ -32,6 +32,8 @@ struct CacheExchange: Sendable {
     /// The longest this call waits for another caller's miss of its key (see ``MissFlights``): the
     /// call's timeout, or 60 s outside a client.
     var missWaitLimit = Duration.seconds(60)
+    /// The flight this exchange claimed across a fleet, while it fetches the key (see ``HeldFlight``).
+    var heldFlight: HeldFlight?
     /// Whether the call is a transfer: its body is never gathered in memory (see `CacheExchange+Downloads`).
     var isTransfer = false
     /// The file a download writes, whose whole body the cache may copy.
@@ -81,7 +83,7 @@ struct CacheExchange: Sendable {
     /// `CachePolicy.followHTTP`: RFC 9111 freshness, validation and `stale-if-error`. A miss of a
     /// key another caller is fetching waits for that answer (`sharingMisses`, see ``MissFlights``).
     func followHTTP(_ network: Network, sharingMisses: Bool = true) async throws -> Answer {
-        let (hit, unselected) = try await lookup()
+        let (hit, unselected, turn) = try await lookup(claimingFlight: sharingMisses && sharesMisses ? flightClaim : nil)
         let decision = rules.evaluate(request: request, stored: hit?.metadata.storedResponse, now: cache.clock)
         switch decision {
         case .fresh, .staleAcceptable:
@@ -95,7 +97,7 @@ struct CacheExchange: Sendable {
         case .unusable:
             let candidates = hit.map { [$0.metadata] } ?? unselected
             if sharingMisses, hit == nil, candidates.isEmpty, sharesMisses {
-                return try await sharingTheMiss(network)
+                return try await sharingTheMiss(network, turn: turn)
             }
             cache.counters.add(misses: 1)
             if let served = try await completingPart(among: candidates, network) { return served }
@@ -103,7 +105,7 @@ struct CacheExchange: Sendable {
             return try await followHTTPNetwork(network, request: request, hit: nil)
         case .staleWhileRevalidate(_, _, let conditional):
             // The caller gets the stored response now, and the entry is revalidated in the
-            // background (once at a time). Without background work, revalidate before answering.
+            // background (once at a time, in the process and the fleet). Without background work, revalidate before answering.
             if let refresh, let hit, let served = try await serve(hit, as: .stale) {
                 if cache.coordination.beginRevalidation(of: key) {
                     var later = self
@@ -111,7 +113,7 @@ struct CacheExchange: Sendable {
                     // The task holds the chain, not the work: the client's last copy going cancels it.
                     refresh.work.start { [later, network = refresh.network, coordination = cache.coordination, key] in
                         defer { coordination.endRevalidation(of: key) }
-                        _ = try? await later.revalidateInBackground(network)
+                        await later.revalidateOnceAcrossTheFleet(network)
                     }
                 }
                 return served

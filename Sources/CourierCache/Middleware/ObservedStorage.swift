@@ -83,6 +83,30 @@ struct ObservedStorage: Sendable {
         try await run("lookup", closes: true) { try await base.lookup(key, inlineBodyLimit: inlineBodyLimit) }
     }
 
+    /// ``lookup(_:inlineBodyLimit:)`` that, with a `claim`, claims the key's flight when nothing is stored.
+    func lookup(_ key: CacheKey, claimingFlight claim: CacheFlightClaim?, inlineBodyLimit: Int = 64 * 1024) async throws -> CacheLookup {
+        guard let claim else { return try await lookup(key, inlineBodyLimit: inlineBodyLimit) }
+        return try await run("lookup", closes: true) {
+            try await base.lookup(key, inlineBodyLimit: inlineBodyLimit, claimingFlight: claim)
+        }
+    }
+
+    /// Claims a background revalidation's flight; nil (revalidate as one process would) while the
+    /// breaker rests the storage: a step after the call returned neither waits nor probes.
+    func claimFlight(of key: CacheKey, _ claim: CacheFlightClaim) async -> CacheFlightTurn? {
+        guard breaker?.isClosed ?? true else { return nil }
+        return try? await run("flight", rests: false) { try await base.claimFlight(of: key, claim) }
+    }
+
+    /// Whether another server's claim on `key` still holds, read by a call that waits for it.
+    func isFlightUnderway(of key: CacheKey) async throws -> Bool {
+        try await run("flight") { try await base.isFlightUnderway(of: key) }
+    }
+
+    func endFlight(of key: CacheKey, claimant: UUID) async throws {
+        try await run("flight", rests: false) { try await base.endFlight(of: key, claimant: claimant) }
+    }
+
     /// Nil at once while the breaker rests the storage (a store without a mark then loses to any
     /// clear noted): the read neither counts as a skipped operation nor takes the probe.
     func clearMark(of partition: String) async throws -> CacheClearMark? {

@@ -17,18 +17,23 @@ public struct CacheClearMark: Sendable, Hashable {
     }
 }
 
-/// A lookup's answer, read in one round trip: a key's stored variants, and where its partition's
-/// clears stood.
+/// A lookup's answer, read in one round trip: a key's stored variants, where its partition's
+/// clears stood, and whose turn it is to fetch the key when nothing was stored.
 public struct CacheLookup: Sendable, Hashable {
     /// Every stored variant of the key, oldest first (see ``CacheStorage/variants(of:inlineBodyLimit:)``).
     public var variants: [StoredVariant]
     /// The key's partition's clear mark; nil from a storage that keeps none.
     public var clearMark: CacheClearMark?
+    /// Whose turn it is to fetch the key, when the lookup claimed its flight (see
+    /// ``CacheFlightClaim``); nil when it didn't: something is stored, no claim was asked, or the
+    /// storage keeps no flights.
+    public var flight: CacheFlightTurn?
 
     /// Creates a lookup's answer.
-    public init(variants: [StoredVariant], clearMark: CacheClearMark? = nil) {
+    public init(variants: [StoredVariant], clearMark: CacheClearMark? = nil, flight: CacheFlightTurn? = nil) {
         self.variants = variants
         self.clearMark = clearMark
+        self.flight = flight
     }
 }
 

@@ -35,6 +35,20 @@ public protocol CacheStorage: Sendable {
     /// ``variants(of:inlineBodyLimit:)`` and, in the same round trip, where the key's partition's
     /// clears stand (see ``CacheClearMark``): what ``HTTPCache`` reads before it sends a request.
     func lookup(_ key: CacheKey, inlineBodyLimit: Int) async throws -> CacheLookup
+    /// ``lookup(_:inlineBodyLimit:)`` that, when nothing at all is stored under `key`, also claims
+    /// the flight that fetches it (see ``CacheFlightClaim``) and says whose turn it is in
+    /// ``CacheLookup/flight``, in the same round trip. A storage that many processes share
+    /// implements the four flight operations to spare the origin their herd; one that doesn't keeps
+    /// the defaults, and ``HTTPCache`` shares misses within each process only.
+    func lookup(_ key: CacheKey, inlineBodyLimit: Int, claimingFlight claim: CacheFlightClaim) async throws -> CacheLookup
+    /// Claims the flight of `key` whatever is stored (a background revalidation): whose turn it
+    /// is, or nil from a storage that keeps no flights.
+    func claimFlight(of key: CacheKey, _ claim: CacheFlightClaim) async throws -> CacheFlightTurn?
+    /// Whether a claim on `key`'s flight still holds: false once the key was stored, the flight
+    /// ended, or the claim ran out.
+    func isFlightUnderway(of key: CacheKey) async throws -> Bool
+    /// Ends `claimant`'s flight of `key` (its response was not stored); another's claim stays.
+    func endFlight(of key: CacheKey, claimant: UUID) async throws
     /// Where a partition's clears stand now, read before a request is sent without a lookup; nil
     /// from a storage that keeps no clear marks.
     func clearMark(of partition: String) async throws -> CacheClearMark?
@@ -47,7 +61,8 @@ public protocol CacheStorage: Sendable {
     /// ``maximumSize``, it isn't stored and the variant it would replace is removed. A body whose
     /// stream ends early or runs long stores nothing (the storage throws). A storage that keeps
     /// clear marks stores nothing when the partition was cleared after the response's
-    /// ``StorableResponse/clearMark`` (or, without one, at all in the time it keeps clears).
+    /// ``StorableResponse/clearMark`` (or, without one, at all in the time it keeps clears). A
+    /// response stored ends its key's flight, in the transaction that makes it visible.
     func store(_ response: StorableResponse, body: CacheBody) async throws -> StoreOutcome
     /// Replaces a variant's header fields and times (after a `304` or a `HEAD`) and marks it used;
     /// `false` when the variant no longer exists.

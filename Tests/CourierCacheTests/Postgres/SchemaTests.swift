@@ -11,6 +11,7 @@ struct SchemaTests {
     /// A database as version 3 left it: partitions' clears noted by time, and a store function that
     /// took a send time (its body stands in: only its signature matters to the migration).
     static func downgradeToVersion3(_ client: PostgresClient) async throws {
+        try await client.query("DROP TABLE courier_cache_flight")  // version 5's
         try await client.query("DROP FUNCTION courier_cache_put")
         try await client.query("ALTER TABLE courier_cache_clear DROP COLUMN generation")
         try await client.query("DROP SEQUENCE courier_cache_clear_generation")
@@ -68,7 +69,7 @@ struct SchemaTests {
                 functions = count
             }
             #expect(functions == 1)
-            #expect(try await Self.version(client) == "4")
+            #expect(try await Self.version(client) == "5")
         }
     }
 
@@ -85,7 +86,7 @@ struct SchemaTests {
             #expect(try await upgraded.variants(of: kept, inlineBodyLimit: 1_000).first?.body == Data("kept".utf8))
             _ = try #require(try await StoreFixtures.put(upgraded, StoreFixtures.key("/new"), body: Data("new".utf8)))
             #expect(try await upgraded.totals().entryCount == 2)
-            #expect(try await Self.version(client) == "4")
+            #expect(try await Self.version(client) == "5")
         }
     }
 
@@ -94,9 +95,9 @@ struct SchemaTests {
         let database = try await server.makeDatabase()
         try await server.withClient(database: database) { client in
             _ = try await PostgresCacheStorage(client: client, maximumSize: 1 << 20, timeout: .seconds(30)).secretKey()
-            try await client.query("UPDATE courier_cache_meta SET value = '5'::bytea WHERE name = 'version'")
+            try await client.query("UPDATE courier_cache_meta SET value = '6'::bytea WHERE name = 'version'")
             let older = PostgresCacheStorage(client: client, maximumSize: 1 << 20, timeout: .seconds(30))
-            await #expect(throws: PostgresCacheError.newerSchema(5)) {
+            await #expect(throws: PostgresCacheError.newerSchema(6)) {
                 try await older.variants(of: StoreFixtures.key("/any"), inlineBodyLimit: 0)
             }
         }
