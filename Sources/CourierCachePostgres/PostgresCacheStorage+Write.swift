@@ -127,14 +127,16 @@ extension PostgresCacheStorage {
         case .partition(let partition):
             return try await clearing(partition)
         case .everything:
-            return try await removing("true")
+            return try await removing("true", endingFlights: true)
         }
     }
 
-    private func removing(_ condition: PostgresQuery) async throws -> Int {
+    /// Removes the entries `condition` selects; with `endingFlights`, every flight too (everything goes).
+    private func removing(_ condition: PostgresQuery, endingFlights: Bool = false) async throws -> Int {
         let logger = logger
         return try await run("remove") { client in
             try await Self.transaction(client, logger: logger) { connection in
+                if endingFlights { try await connection.query("DELETE FROM courier_cache_flight", logger: logger) }
                 let gone = try await Self.delete(condition, on: connection, logger: logger)
                 try await Self.settle(entries: -gone.count, bytes: -gone.bytes, on: connection, logger: logger)
                 return Int(gone.count)

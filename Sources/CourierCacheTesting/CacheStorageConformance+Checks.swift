@@ -20,6 +20,7 @@ extension CacheStorageConformance {
         case .headerUpdate: try await with { try await headerUpdate($0, r) }
         case .partitions: try await with { try await partitions($0, r) }
         case .clearMarks: try await with { try await clearMarks($0, r) }
+        case .flights: try await with { try await flights($0, r) }
         case .entries: try await with { try await entries($0, r) }
         case .removalScopes: try await with { try await removalScopes($0, r) }
         case .removalUnderAPrefix: try await with { try await removalUnderAPrefix($0, r) }

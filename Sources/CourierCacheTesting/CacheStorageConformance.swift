@@ -53,6 +53,13 @@ public struct CacheStorageConformance: Sendable {
         /// of the partition (only); a store with the mark read before that clear, or with none,
         /// stores nothing, and one with the mark read after it is stored.
         case clearMarks
+        /// A storage that keeps flights (many processes share it; see `CacheFlightClaim`): a
+        /// lookup that finds nothing claims the key's flight for its claimant, tells another
+        /// claimant to wait, and gives the claimant its own claim again; a flight is per key and
+        /// partition, ends when the key is stored or its claimant ends it (no one else can), and
+        /// runs out after its duration; a lookup of a stored key claims nothing, a direct claim
+        /// (a revalidation's) claims whatever is stored. A storage of one process claims nothing.
+        case flights
         /// `entries(in:)` lists a partition, or all of them, oldest first.
         case entries
         /// Each removal scope takes what it names and nothing else.

@@ -15,7 +15,7 @@ import PostgresNIO
 //     courier-cache-peer PORT DATABASE ORIGIN refresh PATH USER N → N network calls, each stored
 //     courier-cache-peer PORT DATABASE ORIGIN signout USER        → clears USER's partition
 //     courier-cache-peer PORT DATABASE ORIGIN herd PATH USER N GO → "ready", then once the file GO
-//         exists, N concurrent gets, each with its own request id → "<source>…" in order
+//         exists, N concurrent gets, each with its own request id → "<source>=<body>…" in order
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 6, let port = Int(arguments[1]), let origin = URL(string: arguments[3]) else {
@@ -68,6 +68,7 @@ do {
             for try await (index, source) in group { sources[index] = source }
             return sources
         }
+        await caller.waitForBackgroundWork()  // a stale answer's revalidation, too
         await cache.flush()
         print(sources.joined(separator: " "))
     case "signout":

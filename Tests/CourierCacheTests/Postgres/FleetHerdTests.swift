@@ -1,4 +1,5 @@
 import Courier
+import CourierAsyncHTTPClient
 import CourierCache
 import CourierTestSupport
 import CourierTesting
@@ -47,6 +48,7 @@ struct FleetHerdTests {
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
+        await client.waitForBackgroundWork()
         var got = here
         for (peer, output) in zip(peers, outputs) {
             let status = await peer.exitCode()
@@ -81,6 +83,60 @@ struct FleetHerdTests {
         #expect(fleet.origin.requestCount("/popular") == 1, "one server fetched it for the fleet")
         #expect(got.filter { $0.hasPrefix("network=") }.count == 1)
         #expect(try await flights(of: fleet) == 0, "the store ended the flight")
+    }
+
+    /// A stale entry a herd reads with `stale-while-revalidate`: every caller gets it at once,
+    /// and one server revalidates it for the fleet (its flight), not one per server.
+    @Test(.timeLimit(.minutes(2))) func aStaleEntryIsRevalidatedOnceForTheFleet() async throws {
+        let fleet = try await FleetTests.Fleet.make()
+        defer { Task { await fleet.tearDown() } }
+        let served = Level()
+        fleet.origin.route("GET", "/feed") { _ in
+            let count = served.add()
+            if count > 1 { try? await Task.sleep(for: .milliseconds(400)) }
+            return .text("v\(count)", headers: [MockHeader("Cache-Control", "max-age=0, stale-while-revalidate=600")])
+        }
+        _ = try await fleet.client(for: "-").response(for: Page(path: "/feed"))
+        await fleet.cache.flush()
+        let got = try await Self.herd(on: fleet, path: "/feed")
+        #expect(got.count == 24 && got.allSatisfy { $0 == "stale=v1" }, "\(got)")
+        #expect(fleet.origin.requestCount("/feed") == 2, "the first GET, and one revalidation for the fleet")
+        #expect(try await flights(of: fleet) == 0)
+    }
+
+    /// The server fetching a key for the fleet is killed on the way: another server's caller
+    /// waits for its flight at most its own timeout (3 s here, while the dead claim holds the 60 s of the peer's),
+    /// then asks the origin itself and gets its answer.
+    @Test(.timeLimit(.minutes(2))) func aServerKilledWhileItFetchesCostsTheOthersAtMostTheirTimeout() async throws {
+        let fleet = try await FleetTests.Fleet.make()
+        defer { Task { await fleet.tearDown() } }
+        let (arrived, gate) = (Level(), Level())
+        fleet.origin.route("GET", "/slow") { _ in
+            if arrived.add() == 1 { _ = await gate.wait(until: 1, within: .seconds(60)) }
+            return .text("slow", headers: [MockHeader("Cache-Control", "max-age=600")])
+        }
+        defer { gate.raise(to: 1) }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("courier-peer-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let peer = try ChildProcess(
+            FleetTests.Fleet.peerExecutable,
+            ["\(fleet.postgres.port)", fleet.database, fleet.origin.baseURL.absoluteString, "get", "/slow", "-"], output: output)
+        #expect(await arrived.wait(until: 1, within: .seconds(60)), "the peer claimed the flight and asked the origin")
+        kill(peer.pid, SIGKILL)
+        #expect(await peer.exitCode() == nil)
+        #expect(try await flights(of: fleet) == 1, "its claim outlives it")
+        let client = Client(
+            baseURL: fleet.origin.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [fleet.cache],
+            configure: { $0.timeout = .seconds(3) })
+        let call = Task { try await client.response(for: Page(path: "/slow")) }
+        // Well short of the dead claim's 60 s: the caller's own timeout bounds its wait.
+        let answered = Level()
+        Task { _ = try? await call.value; answered.raise(to: 1) }
+        #expect(await answered.wait(until: 1, within: .seconds(30)), "the caller waited out the dead claim")
+        let response = try await call.value
+        #expect(String(decoding: response.value, as: UTF8.self) == "slow")
+        #expect(response.source == .network)
+        #expect(fleet.origin.requestCount("/slow") == 2)
     }
 
     /// An answer the cache may not store is not shared: once it came, the callers waiting for it
