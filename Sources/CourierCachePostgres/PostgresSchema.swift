@@ -67,10 +67,11 @@ enum PostgresSchema {
                 bigint, bigint, double precision, double precision, bigint, bigint, bytea, boolean)
             """,
         ] + storeFunctions,
-        // Flights: the put ends the key's.
+        // Flights: the put ends the key's. Unlogged: a claim is worth nothing after a crash, and a
+        // lookup that claims one then commits without waiting for the WAL to reach the disk.
         5: [
             """
-            CREATE TABLE courier_cache_flight (
+            CREATE UNLOGGED TABLE courier_cache_flight (
                 partition_key text NOT NULL, url text NOT NULL, method text NOT NULL,
                 claimant uuid NOT NULL, claimed_until double precision NOT NULL,
                 PRIMARY KEY (partition_key, url, method))

@@ -49,6 +49,12 @@ extension CacheExchange {
             }
         case .follow(let flight):
             _ = await flight.ended(within: missWaitLimit)
+            // This caller's lookup claimed the key for the process, maybe after the leader ended
+            // its flight (a slow lookup): unless a new flight of the key runs, end that claim, or
+            // the fleet would wait for it until it runs out.
+            if turn == .yours, !misses.isUnderway(key) {
+                await HeldFlight(key: key, claimant: cache.coordination.claimant, storage: storage).endUnlessStoring()
+            }
             try Task.checkCancellation()
             return try await followHTTP(network, sharingMisses: false)
         }
