@@ -14,7 +14,7 @@ enum Disposition: Equatable {
     init(of error: CourierError, stopping: Bool) {
         if stopping { self = .stop; return }
         switch error.kind {
-        case .keptForAnotherUser, .sessionExpired: self = .awaitUser
+        case .anotherUserSignedIn, .sessionExpired: self = .awaitUser
         // A cancellation the outbox didn't ask for (a transport's own) is tried again later.
         case .cancelled, .noConnection, .timedOut, .connectionLost, .transport: self = .transient
         default:

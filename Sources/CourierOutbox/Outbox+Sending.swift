@@ -101,14 +101,14 @@ extension Outbox {
     private func send(_ record: OutboxStore.Record, _ request: KeptRequest) async -> Bool {
         subscribers.send(.sending(record.item))
         let body: RequestBody?
-        let contentType = request.headers.first { $0.first?.lowercased() == "content-type" }?.last ?? "application/octet-stream"
+        let contentType = request.contentType ?? "application/octet-stream"
         if let name = record.bodyFile {
             body = .file(files.url(of: name), contentType: contentType)
         } else {
             body = record.body.map { .data($0, contentType: contentType) }
         }
         do {
-            let response = try await client.send(request, body: body, identity: record.identity)
+            let response = try await client.sendDeferred(request.deferred, body: body, for: record.identity)
             await beforeRemoval?(record.item)
             let removed: (item: OutboxItem, bodyFile: String?)?
             do {

@@ -23,13 +23,14 @@ extension Outbox {
         guard [.post, .put, .patch, .delete].contains(endpoint.method) else { throw .notAWrite(method: endpoint.method.rawValue) }
         // SQLite would keep the text up to the NUL: another group's, or another user's.
         guard !group.holdsNUL else { throw .invalidRequest(CourierError(.invalidRequest, detail: "A group's name can't hold a NUL byte")) }
-        let kept: (request: KeptRequest, body: KeptBody?)
+        let kept: (request: KeptRequest, body: DeferredBody?)
         do {
-            kept = try await client.keptRequest(for: endpoint)
+            let deferred = try await client.deferredRequest(for: endpoint)
+            kept = (try KeptRequest(deferred.request, redaction: client.configuration.redaction), deferred.body)
         } catch {
             throw .invalidRequest(error)
         }
-        let identity = await client.keepingIdentity(requiresAuthentication: kept.request.requiresAuthentication)
+        let identity = await client.identity(ifAuthenticating: kept.request.requiresAuthentication)
         if case .user(let name)? = identity, name.holdsNUL {
             throw .invalidRequest(CourierError(.invalidRequest, detail: "The signed-in user's identity holds a NUL byte"))
         }
@@ -44,7 +45,7 @@ extension Outbox {
     /// Commits an item to disk; a streamed body is copied in first, one at a time (see
     /// ``isCopyingStream``), within the room the limits leave.
     private func keep(
-        _ request: KeptRequest, _ body: KeptBody?, group: String, identity: CallIdentity?
+        _ request: KeptRequest, _ body: DeferredBody?, group: String, identity: CallIdentity?
     ) async throws(OutboxError) -> OutboxItem {
         var inline: Data?
         var file: (name: String, size: Int64)?

@@ -182,7 +182,7 @@ import Testing
     }
 
     @Test func aUserMismatchAndAStopAreNotConfused() {
-        #expect(Disposition(of: CourierError(.keptForAnotherUser, detail: ""), stopping: false) == .awaitUser)
+        #expect(Disposition(of: CourierError(.anotherUserSignedIn, detail: ""), stopping: false) == .awaitUser)
         #expect(Disposition(of: CourierError(.cancelled, detail: ""), stopping: false) == .transient)
         #expect(Disposition(of: CourierError(.cancelled, detail: ""), stopping: true) == .stop)
         #expect(Disposition(of: CourierError(.redirect, detail: "", status: .found), stopping: false) == .refused)

@@ -57,8 +57,8 @@ extension CourierError {
         /// A file could not be read or written: a download's folder is missing or not writable, the disk is full.
         public static let file = Kind("file")
 
-        /// A write kept for one user while another one (or nobody) is signed in: it was not sent.
-        package static let keptForAnotherUser = Kind("keptForAnotherUser")
+        /// A call made for one user (an outbox's write) while another one (or nobody) is signed in: it was not sent.
+        package static let anotherUserSignedIn = Kind("anotherUserSignedIn")
         /// A stable, short name, safe to use as a metric label: `noConnection`, `timedOut`…
         public var description: String { identifier }
     }

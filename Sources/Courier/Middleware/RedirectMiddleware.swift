@@ -20,7 +20,7 @@ import OpenAPIRuntime
 ///   with ``CourierError/Kind/redirect``. A 3xx without a `Location` (or with an empty one) is the
 ///   answer, as Fetch and curl return it: the call then fails on its status (or succeeds, for an
 ///   outbox's write answered 303). FoundationNetworking, on Linux, drops such a response's body.
-/// - A write an outbox kept is delivered only where it was answered: a 301 or 302 (which would send
+/// - A write delivered only to its origin (an outbox's) goes only where it was answered: a 301 or 302 (which would send
 ///   it again as a GET without its body) and a 307 or 308 to another origin fail the call with
 ///   ``CourierError/Kind/redirect``, naming the status and the `Location`; a 307 or 308 within the
 ///   origin is followed. A 303 says the server took the write: it is followed, and when the GET
@@ -59,7 +59,7 @@ public struct RedirectMiddleware: ClientMiddleware, CourierMiddleware {
         var hop = Hop(request: request, body: body, baseURL: baseURL, withholdsCredentials: context.isCrossOriginHop)
         guard let start = Origin(hop.url) else { return answer }
         var visited: Set<String> = []
-        // A kept write answered 303 was taken (RFC 9110 §15.4.4): the write is delivered whatever the
+        // A write for its origin only answered 303 was taken (RFC 9110 §15.4.4): the write is delivered whatever the
         // GET that follows it gets, which only tells the outbox what the server made of it.
         var taken: Answer?
         do {
@@ -69,10 +69,10 @@ public struct RedirectMiddleware: ClientMiddleware, CourierMiddleware {
                 guard visited.count <= maximumRedirects else {
                     throw failure("More than \(maximumRedirects) redirects", at: hop)
                 }
-                if context.isKeptWrite, taken == nil, answer.response.status == .seeOther, hop.request.method != .get {
+                if context.deliversOnlyToOrigin, taken == nil, answer.response.status == .seeOther, hop.request.method != .get {
                     taken = answer
                 }
-                let current = try nextHop(after: hop, response: answer.response, from: start, keptWrite: context.isKeptWrite)
+                let current = try nextHop(after: hop, response: answer.response, from: start, onlyToOrigin: context.deliversOnlyToOrigin)
                 if visited.contains(current.visit) {
                     throw failure("Redirect loop back to \(current.url.absoluteString)", at: hop)
                 }
@@ -91,7 +91,7 @@ public struct RedirectMiddleware: ClientMiddleware, CourierMiddleware {
         return Self.delivered(taken, attemptsSince: answer.attempts)
     }
 
-    /// The 303 that took a kept write, as the call's answer when what followed it did not succeed:
+    /// The 303 that took a write for its origin only, as the call's answer when what followed it did not succeed:
     /// its body (a note for people, left unread) dropped, every attempt counted.
     private static func delivered(_ taken: Answer, attemptsSince attempts: Int) -> Answer {
         var answer = taken
@@ -105,7 +105,7 @@ public struct RedirectMiddleware: ClientMiddleware, CourierMiddleware {
     }
 
     /// The request the redirect `response` asks for.
-    private func nextHop(after current: Hop, response: HTTPResponse, from start: Origin, keptWrite: Bool) throws -> Hop {
+    private func nextHop(after current: Hop, response: HTTPResponse, from start: Origin, onlyToOrigin: Bool) throws -> Hop {
         guard let location = response.headerFields[.location] else {
             throw failure("A \(response.status.code) redirect without a Location", at: current)
         }
@@ -122,9 +122,9 @@ public struct RedirectMiddleware: ClientMiddleware, CourierMiddleware {
         var body = current.body
         let code = response.status.code
         let leaves = origin != start || downgrades
-        if keptWrite, let refusal = Self.refusalOfKeptWrite(code, method: request.method, leavesOrigin: leaves) {
+        if onlyToOrigin, let refusal = Self.refusalOfOriginOnlyWrite(code, method: request.method, leavesOrigin: leaves) {
             throw failure(
-                "A kept write is not followed through a \(code) to \(redaction.redact(url: target.absoluteString)): \(refusal)",
+                "A write for its origin only is not followed through a \(code) to \(redaction.redact(url: target.absoluteString)): \(refusal)",
                 at: current, response: response)
         }
         if code == 303 && request.method != .head || (code == 301 || code == 302) && request.method == .post {
@@ -149,10 +149,10 @@ public struct RedirectMiddleware: ClientMiddleware, CourierMiddleware {
         return Hop(request: request, body: body, baseURL: origin.url, withholdsCredentials: withholds)
     }
 
-    /// Why a redirect must not carry a kept write on, or nil when it delivers that same write to
+    /// Why a redirect must not carry a write for its origin only on, or nil when it delivers that same write to
     /// the same origin (RFC 9110 §15.4: 301 and 302 may turn a POST into a GET; 303 says the
     /// write was taken).
-    private static func refusalOfKeptWrite(_ code: Int, method: HTTPRequest.Method, leavesOrigin: Bool) -> String? {
+    private static func refusalOfOriginOnlyWrite(_ code: Int, method: HTTPRequest.Method, leavesOrigin: Bool) -> String? {
         if code == 301 || code == 302, method != .get, method != .head {
             return "it would be sent again as a GET without its body"
         }

@@ -37,7 +37,7 @@ extension Client {
         var summary: RequestSummary
         var started: ContinuousClock.Instant
         var destination = BodyDestination.memory
-        /// The user the call must be for, when it is a kept write (see ``EndpointCall/requiredIdentity``).
+        /// The user the call must be for (see ``EndpointCall/requiredIdentity``).
         var requiredIdentity: CallIdentity?
         /// Where an upload reports the bytes of its body as the transport reads them.
         var uploadProgress: ProgressReporter?
@@ -72,7 +72,7 @@ extension Client {
         context.requestBodyIsSelfContained = built.body?.isSelfContained ?? true
         context.redaction = configuration.redaction
         context.origin = baseURL
-        context.isKeptWrite = call.isKeptWrite
+        context.deliversOnlyToOrigin = call.deliversOnlyToOrigin
         let summary = RequestSummary(
             method: built.head.method, baseURL: baseURL, path: built.head.path, redaction: configuration.redaction
         )
@@ -107,7 +107,7 @@ extension Client {
             context.identity = context.requiresAuthentication ? await CallIdentity.of(credentials) : .anonymous
         }
         if let required = call.requiredIdentity, context.requiresAuthentication, context.identity != required {
-            throw CourierError(.keptForAnotherUser, detail: "The call was kept for another user than the one signed in")
+            throw CourierError(.anotherUserSignedIn, detail: "The call was made for another user than the one signed in")
         }
         // A step may keep running the chain after the call returned (a cache's revalidation); the
         // chain holds no client, so that work never keeps its own client alive.
@@ -140,7 +140,7 @@ extension Client {
         try validate(
             outcome.head, body: outcome.body, endpoint: call.context.endpoint, source: answer.source,
             notRetriedBecause: answer.notRetriedBecause, checksContent: !call.destination.isTransfer,
-            isKeptWrite: call.context.isKeptWrite)
+            deliversOnlyToOrigin: call.context.deliversOnlyToOrigin)
         return ValidatedResponse(
             head: outcome.head, body: outcome.body, request: call.summary, source: answer.source, attempts: answer.attempts,
             started: call.started, bodySize: outcome.bodySize, stream: outcome.stream

@@ -3,13 +3,13 @@ import HTTPTypes
 
 extension Client {
     /// Checks the status and, when `checksContent` (not for a download, whose body is in a file),
-    /// runs the response validator; every failure keeps its evidence. A kept write's `303` is a
-    /// success: the server took the write (see ``RedirectMiddleware``).
+    /// runs the response validator; every failure keeps its evidence. A `303` to a write for its
+    /// origin only is a success: the server took the write (see ``RedirectMiddleware``).
     func validate(
         _ head: HTTPResponse, body: Data, endpoint: String, source: ResponseSource, notRetriedBecause: String? = nil,
-        checksContent: Bool = true, isKeptWrite: Bool = false
+        checksContent: Bool = true, deliversOnlyToOrigin: Bool = false
     ) throws(CourierError) {
-        guard head.status.kind == .successful || isKeptWrite && head.status == .seeOther else {
+        guard head.status.kind == .successful || deliversOnlyToOrigin && head.status == .seeOther else {
             let message = ServerMessage.extract(from: body, paths: configuration.errorMessagePaths)
             throw CourierError(
                 message == nil ? .unacceptableStatus : .server,

@@ -23,11 +23,11 @@ struct EndpointCall: Sendable {
     /// A path and query relative to the base URL, already encoded, sent instead of ``path``, ``query``
     /// and query-placed ``parameters`` (the next page a server linked to).
     @usableFromInline var target: String? = nil
-    /// The user the call must be made for (a write an outbox kept): when another user, or nobody,
-    /// is signed in as it starts, it fails as cancelled instead of sending their credentials.
+    /// The user the call must be made for (an outbox's write): when another user, or nobody, is
+    /// signed in as it starts, it fails with `anotherUserSignedIn` instead of sending their credentials.
     var requiredIdentity: CallIdentity? = nil
-    /// Whether the call sends a write an outbox kept (see ``RequestContext/isKeptWrite``).
-    var isKeptWrite = false
+    /// Whether the call's write goes only to its origin (see ``RequestContext/deliversOnlyToOrigin``).
+    var deliversOnlyToOrigin = false
 
     /// Reads an endpoint's values.
     @inlinable

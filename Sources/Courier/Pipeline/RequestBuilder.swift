@@ -39,7 +39,7 @@ extension Client {
     ///
     /// Order of precedence: the client's default headers, then the endpoint's (same name replaces);
     /// the client's common query items, then the endpoint's query and method-placed parameters.
-    /// Without `clientDefaults`, the request is the endpoint's alone (a write kept to send later
+    /// Without `clientDefaults`, the request is the endpoint's alone (a request built to be sent later
     /// gets the client's defaults of the day it is sent).
     func buildRequest(for endpoint: EndpointCall, clientDefaults: Bool = true) throws(CourierError) -> BuiltRequest {
         let path = endpoint.path

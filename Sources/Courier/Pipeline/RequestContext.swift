@@ -76,9 +76,10 @@ public struct RequestContext: Sendable {
     /// Whether the request body needs nothing else to run to be read (bytes, a file, a form), so a
     /// transport may read it on a thread of its own (see ``URLSessionTransport``).
     package var requestBodyIsSelfContained = true
-    /// Whether the call sends a write an outbox kept: a redirect is followed only where it delivers
-    /// that same write to the same origin (see ``RedirectMiddleware``).
-    package var isKeptWrite = false
+    /// Whether the call's write is delivered only to its origin, never sent again as a GET (an
+    /// outbox's): a redirect is followed only where it delivers that same write to the same
+    /// origin, and a `303` says it was taken (see ``RedirectMiddleware``).
+    package var deliversOnlyToOrigin = false
 
     /// The context of the call in progress, where it meets code of the app's: inside a Courier
     /// client, around the app's own middlewares and transport; in a generated client, the one the

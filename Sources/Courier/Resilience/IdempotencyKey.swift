@@ -43,7 +43,7 @@ public struct IdempotencyKey: Sendable, Hashable, CustomStringConvertible {
     static let fieldName = HTTPField.Name("Idempotency-Key")
 
     /// The value to send for one call.
-    func valueForCall() -> String {
+    package func valueForCall() -> String {
         value ?? "\"\(UUID().uuidString.lowercased())\""
     }
 }
