@@ -49,8 +49,8 @@ extension PostgresCacheStorage {
         }
     }
 
-    public func entries(in partition: String?) async throws -> [CachedMetadata] {
-        try await run("entries") { [logger] client in
+    public func variants(in partition: String?) async throws -> [CachedMetadata] {
+        try await run("variants") { [logger] client in
             let rows = try await client.query(
                 """
                 SELECT id, vary_key, status, headers, request_time, response_time, body_size, stored_at, last_access,

@@ -21,7 +21,7 @@ extension CacheStorageConformance {
         case .partitions: try await with { try await partitions($0, r) }
         case .clearMarks: try await with { try await clearMarks($0, r) }
         case .flights: try await with { try await flights($0, r) }
-        case .entries: try await with { try await entries($0, r) }
+        case .listing: try await with { try await listing($0, r) }
         case .removalScopes: try await with { try await removalScopes($0, r) }
         case .removalUnderAPrefix: try await with { try await removalUnderAPrefix($0, r) }
         case .leastRecentlyUsedEviction: try await with(maximumSize: Self.roomForThree) { try await leastRecentlyUsed($0, r) }
@@ -167,17 +167,17 @@ extension CacheStorageConformance {
         r.expect(try await storage.store(response, body: .bytes(Data("new".utf8))).stored != nil, "a store with the mark from after the clear was refused")
     }
 
-    private func entries(_ storage: any CacheStorage, _ r: Recorder) async throws {
+    private func listing(_ storage: any CacheStorage, _ r: Recorder) async throws {
         let alice = "id:alice"
         let first = try r.require(try await Fixtures.put(storage, Fixtures.key("a", partition: alice), body: Data("1".utf8)), "not stored")
         let second = try r.require(try await Fixtures.put(storage, Fixtures.key("b"), body: Data("22".utf8)), "not stored")
         let third = try r.require(try await Fixtures.put(storage, Fixtures.key("c", partition: alice), body: Data("333".utf8)), "not stored")
-        r.expect(try await storage.entries(in: nil), equals: [first, second, third], "every entry, oldest first")
-        r.expect(try await storage.entries(in: alice), equals: [first, third], "alice's entries, oldest first")
-        r.expect(try await storage.entries(in: ""), equals: [second], "the anonymous entries")
-        r.expect(try await storage.entries(in: "id:bob").isEmpty, "an empty partition listed entries")
+        r.expect(try await storage.variants(in: nil), equals: [first, second, third], "every entry, oldest first")
+        r.expect(try await storage.variants(in: alice), equals: [first, third], "alice's entries, oldest first")
+        r.expect(try await storage.variants(in: ""), equals: [second], "the anonymous entries")
+        r.expect(try await storage.variants(in: "id:bob").isEmpty, "an empty partition listed entries")
         r.expect(try await storage.remove(first), "removing alice's first entry answered false")
-        r.expect(try await storage.entries(in: alice), equals: [third], "alice's entries after a removal")
+        r.expect(try await storage.variants(in: alice), equals: [third], "alice's entries after a removal")
     }
 
     private func removalScopes(_ storage: any CacheStorage, _ r: Recorder) async throws {

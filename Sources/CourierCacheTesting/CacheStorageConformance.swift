@@ -60,8 +60,8 @@ public struct CacheStorageConformance: Sendable {
         /// runs out after its duration; a lookup of a stored key claims nothing, a direct claim
         /// (a revalidation's) claims whatever is stored. A storage of one process claims nothing.
         case flights
-        /// `entries(in:)` lists a partition, or all of them, oldest first.
-        case entries
+        /// `variants(in:)` lists a partition's variants, or all of them, oldest first.
+        case listing
         /// Each removal scope takes what it names and nothing else.
         case removalScopes
         /// A removal under a prefix takes the prefix and what is below it, never a sibling that

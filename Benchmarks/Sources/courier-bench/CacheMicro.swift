@@ -93,7 +93,7 @@ func cacheMicroCases(iterations: Int) throws -> [MicroCase] {
             _ = try await Data(collecting: body, upTo: 1 << 20)
         },
         MicroCase(name: "cache: the SQLite store's lookup alone, a 2 KB variant with its body", iterations: iterations) {
-            if storedKeys.isEmpty { storedKeys = try await hitStore.entries(in: nil).map(\.key) }
+            if storedKeys.isEmpty { storedKeys = try await hitStore.variants(in: nil).map(\.key) }
             guard !storedKeys.isEmpty else { throw BenchError("nothing stored: run it with the hit case, which fills the store") }
             counter &+= 1
             let found = try await hitStore.variants(of: storedKeys[counter % storedKeys.count], inlineBodyLimit: 64 << 10)

@@ -66,7 +66,7 @@ extension HTTPCache {
     /// The stored variants of a partition (every partition for nil), once the pending writes are done.
     private func storedVariants(in partition: CachePartition?) async throws -> [CachedMetadata] {
         await coordination.writes.waitForAll()
-        let variants = try await storage.entries(in: partition?.storageName)
+        let variants = try await storage.variants(in: partition?.storageName)
         guard let partition else { return variants }
         return variants.filter { partition.contains(storageName: $0.key.partition) }
     }

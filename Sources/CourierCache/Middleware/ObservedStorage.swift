@@ -156,7 +156,7 @@ struct ObservedStorage: Sendable {
         try await run("totals") { try await base.totals() }
     }
 
-    func entries(in partition: String?) async throws -> [CachedMetadata] {
-        try await run("entries") { try await base.entries(in: partition) }
+    func variants(in partition: String?) async throws -> [CachedMetadata] {
+        try await run("variants") { try await base.variants(in: partition) }
     }
 }

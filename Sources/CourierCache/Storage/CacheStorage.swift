@@ -79,7 +79,7 @@ public protocol CacheStorage: Sendable {
     func totals() async throws -> CacheTotals
     /// Every stored variant of one partition, or (nil) of all, metadata only, oldest first: for a
     /// listing, and for removals that choose by what was stored.
-    func entries(in partition: String?) async throws -> [CachedMetadata]
+    func variants(in partition: String?) async throws -> [CachedMetadata]
 }
 
 /// A response to store, without its body.

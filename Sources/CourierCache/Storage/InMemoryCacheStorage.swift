@@ -137,7 +137,7 @@ public final class InMemoryCacheStorage: CacheStorage {
         }
     }
 
-    public func entries(in partition: String?) async throws -> [CachedMetadata] {
+    public func variants(in partition: String?) async throws -> [CachedMetadata] {
         state.withLock { state in
             state.entries.values.map(\.metadata).filter { partition == nil || $0.key.partition == partition }.sorted { $0.id < $1.id }
         }

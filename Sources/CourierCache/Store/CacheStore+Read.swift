@@ -23,8 +23,8 @@ extension CacheStore {
         }
     }
 
-    public func entries(in partition: String?) async throws -> [CachedMetadata] {
-        try read("entries") { db in try VariantRows.entries(in: partition, try Self.connection(of: db)) }
+    public func variants(in partition: String?) async throws -> [CachedMetadata] {
+        try read("variants") { db in try VariantRows.variants(in: partition, try Self.connection(of: db)) }
     }
 
     /// The SQLite connection under a GRDB one, which is open while GRDB hands it out.

@@ -53,7 +53,7 @@ enum VariantRows {
     }
 
     /// Runs ``entriesSQL`` on a connection, preparing it for this call.
-    static func entries(in partition: String?, _ handle: OpaquePointer) throws -> [CachedMetadata] {
+    static func variants(in partition: String?, _ handle: OpaquePointer) throws -> [CachedMetadata] {
         let statement = try SQLiteCalls.prepare(entriesSQL, on: handle, persistent: false)
         defer { sqlite3_finalize(statement) }
         if let partition { try SQLiteCalls.bind(partition, at: 1, of: statement, handle) }

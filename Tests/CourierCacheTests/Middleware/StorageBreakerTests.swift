@@ -84,9 +84,9 @@ import Testing
             return try await base.totals()
         }
 
-        func entries(in partition: String?) async throws -> [CachedMetadata] {
+        func variants(in partition: String?) async throws -> [CachedMetadata] {
             try reach()
-            return try await base.entries(in: partition)
+            return try await base.variants(in: partition)
         }
     }
 

@@ -56,7 +56,7 @@ import Testing
             _ = try await alice.send(Inbox())
             await setup.cache.flush()
             #expect(try await alice.response(for: Inbox()).source == .cache)
-            let stored = try await setup.storage.entries(in: nil)
+            let stored = try await setup.storage.variants(in: nil)
             #expect(stored.count == 1)
             #expect(stored.first?.headers[.setCookie] == nil, "Set-Cookie stays out of a shared storage")
             setup.clock.advance(by: 120)
@@ -73,7 +73,7 @@ import Testing
             _ = try await caller.send(inbox)
             await setup.cache.flush()
             #expect(try await caller.response(for: inbox).source == .network)
-            #expect(try await setup.storage.entries(in: nil).isEmpty)
+            #expect(try await setup.storage.variants(in: nil).isEmpty)
         }
     }
 

@@ -46,7 +46,7 @@ struct LateClaimTests {
         func remove(_ variant: CachedMetadata) async throws -> Bool { try await base.remove(variant) }
         func removeAll(_ scope: CacheScope) async throws -> Int { try await base.removeAll(scope) }
         func totals() async throws -> CacheTotals { try await base.totals() }
-        func entries(in partition: String?) async throws -> [CachedMetadata] { try await base.entries(in: partition) }
+        func variants(in partition: String?) async throws -> [CachedMetadata] { try await base.variants(in: partition) }
     }
 
     @Test(.timeLimit(.minutes(2))) func aClaimMadeAfterTheFetcherEndedItsFlightIsEndedToo() async throws {

@@ -112,7 +112,7 @@ struct FlawedStorage: CacheStorage {
     }
 
     func totals() async throws -> CacheTotals { try await inner.totals() }
-    func entries(in partition: String?) async throws -> [CachedMetadata] { try await inner.entries(in: partition) }
+    func variants(in partition: String?) async throws -> [CachedMetadata] { try await inner.variants(in: partition) }
 
     /// Every variant of a key under one id, as a storage that reuses ids would give them.
     private static func renumbered(_ variant: CachedMetadata) -> CachedMetadata {
