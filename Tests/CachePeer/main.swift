@@ -15,7 +15,7 @@ import PostgresNIO
 //     courier-cache-peer PORT DATABASE ORIGIN refresh PATH USER N → N network calls, each stored
 //     courier-cache-peer PORT DATABASE ORIGIN signout USER        → clears USER's partition
 //     courier-cache-peer PORT DATABASE ORIGIN herd PATH USER N GO → "ready", then once the file GO
-//         exists, N concurrent gets, each with its own request id → "<source>=<body>…" in order
+//         exists, N concurrent gets, each with its own request id → "<source>=<body>@<ms after GO>…" in order
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 6, let port = Int(arguments[1]), let origin = URL(string: arguments[3]) else {
@@ -56,12 +56,15 @@ do {
         while !FileManager.default.fileExists(atPath: go), ContinuousClock.now - waitingSince < .seconds(60) {
             try await Task.sleep(for: .milliseconds(2))
         }
+        let released = ContinuousClock.now
         let sources = try await withThrowingTaskGroup(of: (Int, String).self) { group in
             for index in 0..<count {
                 group.addTask {
                     let page = FleetMember.Page(path: EndpointPath(stringLiteral: arguments[5]), requestID: "peer-\(getpid())-\(index)")
                     let response = try await caller.response(for: page)
-                    return (index, "\(response.source)=\(String(decoding: response.value, as: UTF8.self))")
+                    let took = (ContinuousClock.now - released).components
+                    let milliseconds = took.seconds * 1000 + took.attoseconds / 1_000_000_000_000_000
+                    return (index, "\(response.source)=\(String(decoding: response.value, as: UTF8.self))@\(milliseconds)ms")
                 }
             }
             var sources = [String](repeating: "", count: count)

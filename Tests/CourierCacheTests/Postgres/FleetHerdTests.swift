@@ -15,8 +15,8 @@ struct FleetHerdTests {
     typealias Page = FleetMember.Page
 
     /// A herd of `callers` per server on `path` of `fleet`, released at once: what each caller got
-    /// (`source=body`), this process's first.
-    static func herd(on fleet: FleetTests.Fleet, path: String, callers: Int = 8) async throws -> [String] {
+    /// (`source=body`), this process's first, and the longest any caller took after the release.
+    static func herd(on fleet: FleetTests.Fleet, path: String, callers: Int = 8) async throws -> (got: [String], slowest: Int) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-herd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -38,12 +38,14 @@ struct FleetHerdTests {
             }
         }
         #expect(FileManager.default.createFile(atPath: go, contents: nil))
-        let client = fleet.client(for: "-")
+        let (client, released) = (fleet.client(for: "-"), ContinuousClock.now)
         let here = try await withThrowingTaskGroup(of: String.self) { group in
             for index in 0..<callers {
                 group.addTask {
                     let response = try await client.response(for: Page(path: EndpointPath(stringLiteral: path), requestID: "here-\(index)"))
-                    return "\(response.source)=\(String(decoding: response.value, as: UTF8.self))"
+                    let took = (ContinuousClock.now - released).components
+                    let milliseconds = took.seconds * 1000 + took.attoseconds / 1_000_000_000_000_000
+                    return "\(response.source)=\(String(decoding: response.value, as: UTF8.self))@\(milliseconds)ms"
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -56,7 +58,9 @@ struct FleetHerdTests {
             #expect(status == 0, "the peer printed \(printed)")
             got += printed.dropFirst().flatMap { $0.split(separator: " ").map(String.init) }
         }
-        return got
+        // Each answer's time since the release is printed, not tested (wall time never gates a test).
+        let slowest = got.compactMap { $0.split(separator: "@").last.flatMap { Int($0.dropLast(2)) } }.max() ?? 0
+        return (got.map { String($0.split(separator: "@").first ?? "") }, slowest)
     }
 
     func flights(of fleet: FleetTests.Fleet) async throws -> Int {
@@ -75,9 +79,8 @@ struct FleetHerdTests {
             try? await Task.sleep(for: .milliseconds(400))
             return .text("popular", headers: [MockHeader("Cache-Control", "max-age=600")])
         }
-        let started = ContinuousClock.now
-        let got = try await Self.herd(on: fleet, path: "/popular")
-        print("herd of 24 callers on 3 servers took \(ContinuousClock.now - started): \(got.sorted())")
+        let (got, slowest) = try await Self.herd(on: fleet, path: "/popular")
+        print("herd: 24 callers on 3 servers, a 400 ms origin: \(fleet.origin.requestCount("/popular")) origin GET; the last answer \(slowest) ms after the release")
         #expect(got.count == 24)
         #expect(got.allSatisfy { $0.hasSuffix("=popular") }, "\(got)")
         #expect(fleet.origin.requestCount("/popular") == 1, "one server fetched it for the fleet")
@@ -98,7 +101,7 @@ struct FleetHerdTests {
         }
         _ = try await fleet.client(for: "-").response(for: Page(path: "/feed"))
         await fleet.cache.flush()
-        let got = try await Self.herd(on: fleet, path: "/feed")
+        let (got, _) = try await Self.herd(on: fleet, path: "/feed")
         #expect(got.count == 24 && got.allSatisfy { $0 == "stale=v1" }, "\(got)")
         #expect(fleet.origin.requestCount("/feed") == 2, "the first GET, and one revalidation for the fleet")
         #expect(try await flights(of: fleet) == 0)
@@ -148,7 +151,7 @@ struct FleetHerdTests {
             try? await Task.sleep(for: .milliseconds(200))
             return .text("live", headers: [MockHeader("Cache-Control", "no-store")])
         }
-        let got = try await Self.herd(on: fleet, path: "/live", callers: 3)
+        let (got, _) = try await Self.herd(on: fleet, path: "/live", callers: 3)
         #expect(got.count == 9 && got.allSatisfy { $0 == "network=live" }, "\(got)")
         #expect(fleet.origin.requestCount("/live") == 9)
         #expect(try await flights(of: fleet) == 0, "the server that fetched it ended its flight")
