@@ -74,13 +74,11 @@ struct PostgresBenchCommand: AsyncParsableCommand {
         let plain = Client(baseURL: origin.baseURL, transport: transport)
         let onSQLite = cached(sqlite)
         let onPostgres = cached(shared)
-        let onPostgresWithoutFlights = cached(WithoutFlights(base: shared))
         let onHang = cached(PostgresCacheStorage(client: hanging, maximumSize: 1 << 20, timeout: hangTimeout))
         let url = origin.baseURL.appendingPathComponent(String(Fixtures.cachedPath.dropFirst())).absoluteString
         // The hits' one URL, stored once.
         _ = try await onSQLite.send(FeedEndpoint(name: "hit", n: 0))
         _ = try await onPostgres.send(FeedEndpoint(name: "hit", n: 0))
-        _ = try await onPostgresWithoutFlights.send(FeedEndpoint(name: "hit", n: 0))
 
         // PostgreSQL's floor: the storage's own lookup query of a stored row, bare and prepared.
         let bareKey = CacheKey(normalizedURL: "https://bench.example/floor")
@@ -91,6 +89,7 @@ struct PostgresBenchCommand: AsyncParsableCommand {
         let floorBody = Fixtures.cached
 
         var counter = 0
+        let claimant = UUID()
         let subjects: [(name: String, calls: Int, call: () async throws -> Void)] = [
             ("raw AHC loopback GET", requests, {
                 let response = try await http.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
@@ -100,13 +99,8 @@ struct PostgresBenchCommand: AsyncParsableCommand {
             ("Courier/AHC, no cache (control)", requests, { counter += 1; _ = try await plain.send(FeedEndpoint(name: "q", n: counter)) }),
             ("hit, SQLite", requests, { _ = try await onSQLite.send(FeedEndpoint(name: "hit", n: 0)) }),
             ("hit, PostgreSQL", requests, { _ = try await onPostgres.send(FeedEndpoint(name: "hit", n: 0)) }),
-            ("hit, PostgreSQL, no flights", requests, { _ = try await onPostgresWithoutFlights.send(FeedEndpoint(name: "hit", n: 0)) }),
             ("miss + store, SQLite", requests, { counter += 1; _ = try await onSQLite.send(FeedEndpoint(name: "s", n: counter)) }),
             ("miss + store, PostgreSQL", requests, { counter += 1; _ = try await onPostgres.send(FeedEndpoint(name: "g", n: counter)) }),
-            ("miss + store, PostgreSQL, no flights", requests, {
-                counter += 1
-                _ = try await onPostgresWithoutFlights.send(FeedEndpoint(name: "w", n: counter))
-            }),
             ("floor: the lookup, bare query", requests, {
                 guard try await PostgresFloor.lookup(bareKey, on: postgres) == 1 else { throw BenchError("no row") }
             }),
@@ -122,6 +116,16 @@ struct PostgresBenchCommand: AsyncParsableCommand {
                     key: CacheKey(normalizedURL: "https://bench.example/store/\(counter)"), varySelection: .none, status: 200,
                     headers: [.contentType: "application/json", .cacheControl: "max-age=3600"], requestTime: Date(), responseTime: Date())
                 guard try await shared.store(response, body: .bytes(floorBody)).stored != nil else { throw BenchError("not stored") }
+            }),
+            // What sharing a miss across the fleet costs the storage: the same lookup and store, the
+            // lookup claiming the key's flight (which the store ends) or not.
+            ("breakdown: miss + store, no flight", requests, {
+                counter += 1
+                try await PostgresFloor.missAndStore(counter, on: shared, claiming: nil)
+            }),
+            ("breakdown: miss + store, its flight", requests, {
+                counter += 1
+                try await PostgresFloor.missAndStore(counter, on: shared, claiming: CacheFlightClaim(claimant: claimant, duration: .seconds(60)))
             }),
             ("floor: entry + chunk inserted", requests, {
                 counter += 1
@@ -156,14 +160,13 @@ struct PostgresBenchCommand: AsyncParsableCommand {
         print(String(
             format: """
                 PostgreSQL hit: %.2f× the bare lookup, %.2f× the prepared one; miss + store: %.2f× Courier/AHC without a cache \
-                + the bare insert; the storage's store alone: %.2f× the bare insert; with flights: a hit %.2f×, a miss + \
-                store %.2f× without
+                + the bare insert; the storage's store alone: %.2f× the bare insert; its miss + store claiming the \
+                key's flight: %.2f× without
                 """,
             hit / wall("floor: the lookup, bare query"), hit / wall("floor: the lookup, prepared"),
             wall("miss + store, PostgreSQL") / (control + wall("floor: entry + chunk inserted")),
             wall("breakdown: the storage's store alone") / wall("floor: entry + chunk inserted"),
-            wall("hit, PostgreSQL") / wall("hit, PostgreSQL, no flights"),
-            wall("miss + store, PostgreSQL") / wall("miss + store, PostgreSQL, no flights")))
+            wall("breakdown: miss + store, its flight") / wall("breakdown: miss + store, no flight")))
         try await origin.shutdown()
         try await fleetRows()
     }

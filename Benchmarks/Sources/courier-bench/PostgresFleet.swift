@@ -146,4 +146,21 @@ enum PostgresFloor {
             INSERT INTO courier_cache_chunk (entry_id, start, data) SELECT id, 0, \(body) FROM entry
             """, logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
     }
+
+    /// A miss of a new key and the store of its response, as `HTTPCache` asks the storage; the
+    /// lookup claims the key's flight when given a claim (the store then ends it).
+    static func missAndStore(_ n: Int, on storage: PostgresCacheStorage, claiming claim: CacheFlightClaim?) async throws {
+        let key = CacheKey(normalizedURL: "https://bench.example/miss/\(n)")
+        let found = if let claim {
+            try await storage.lookup(key, inlineBodyLimit: 64 << 10, claimingFlight: claim)
+        } else {
+            try await storage.lookup(key, inlineBodyLimit: 64 << 10)
+        }
+        guard found.variants.isEmpty, claim == nil || found.flight == .yours else { throw BenchError("not a miss of one's own") }
+        let now = Date()
+        let response = StorableResponse(
+            key: key, varySelection: .none, status: 200, headers: [.contentType: "application/json", .cacheControl: "max-age=3600"],
+            requestTime: now, responseTime: now, clearMark: found.clearMark)
+        guard try await storage.store(response, body: .bytes(Fixtures.cached)).stored != nil else { throw BenchError("not stored") }
+    }
 }

@@ -17,36 +17,15 @@ import Testing
 @Suite(.serialized, .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL is not installed"))
 struct LateClaimTests {
     /// The storage, with the second lookup that claims a flight held until `release` is raised.
-    struct SlowSecondClaim: CacheStorage {
+    struct SlowSecondClaim: ForwardingStorage {
         let base: PostgresCacheStorage
         let claims = Level()
         let release = Level()
 
-        var maximumSize: Int { base.maximumSize }
-        var sharing: CacheSharing { base.sharing }
-        func secretKey() async throws -> [UInt8] { try await base.secretKey() }
-        func variants(of key: CacheKey, inlineBodyLimit: Int) async throws -> [StoredVariant] {
-            try await base.variants(of: key, inlineBodyLimit: inlineBodyLimit)
-        }
-        func lookup(_ key: CacheKey, inlineBodyLimit: Int) async throws -> CacheLookup { try await base.lookup(key, inlineBodyLimit: inlineBodyLimit) }
         func lookup(_ key: CacheKey, inlineBodyLimit: Int, claimingFlight claim: CacheFlightClaim) async throws -> CacheLookup {
             if claims.add() == 2 { _ = await release.wait(until: 1, within: .seconds(60)) }
             return try await base.lookup(key, inlineBodyLimit: inlineBodyLimit, claimingFlight: claim)
         }
-        func claimFlight(of key: CacheKey, _ claim: CacheFlightClaim) async throws -> CacheFlightTurn? { try await base.claimFlight(of: key, claim) }
-        func isFlightUnderway(of key: CacheKey) async throws -> Bool { try await base.isFlightUnderway(of: key) }
-        func endFlight(of key: CacheKey, claimant: UUID) async throws { try await base.endFlight(of: key, claimant: claimant) }
-        func clearMark(of partition: String) async throws -> CacheClearMark? { try await base.clearMark(of: partition) }
-        func body(of variant: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody? { try await base.body(of: variant, offsets: offsets) }
-        func store(_ response: StorableResponse, body: CacheBody) async throws -> StoreOutcome { try await base.store(response, body: body) }
-        func updateHeaders(of variant: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
-            try await base.updateHeaders(of: variant, headers: headers, requestTime: requestTime, responseTime: responseTime)
-        }
-        func recordUse(of variant: CachedMetadata) async { await base.recordUse(of: variant) }
-        func remove(_ variant: CachedMetadata) async throws -> Bool { try await base.remove(variant) }
-        func removeAll(_ scope: CacheScope) async throws -> Int { try await base.removeAll(scope) }
-        func totals() async throws -> CacheTotals { try await base.totals() }
-        func variants(in partition: String?) async throws -> [CachedMetadata] { try await base.variants(in: partition) }
     }
 
     @Test(.timeLimit(.minutes(2))) func aClaimMadeAfterTheFetcherEndedItsFlightIsEndedToo() async throws {

@@ -3,11 +3,14 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// A storage as it is, but keeping no flights (`CacheFlightClaim`): misses are shared within the
-/// process only, as before flights; the control of what flights cost a miss + store.
-struct WithoutFlights: CacheStorage {
-    let base: any CacheStorage
+/// A storage that hands every operation to `base` unless it implements it itself: a test's wrapper
+/// (a slow lookup) writes only what it changes.
+protocol ForwardingStorage: CacheStorage {
+    associatedtype Base: CacheStorage
+    var base: Base { get }
+}
 
+extension ForwardingStorage {
     var maximumSize: Int { base.maximumSize }
     var sharing: CacheSharing { base.sharing }
     func secretKey() async throws -> [UInt8] { try await base.secretKey() }
@@ -15,6 +18,12 @@ struct WithoutFlights: CacheStorage {
         try await base.variants(of: key, inlineBodyLimit: inlineBodyLimit)
     }
     func lookup(_ key: CacheKey, inlineBodyLimit: Int) async throws -> CacheLookup { try await base.lookup(key, inlineBodyLimit: inlineBodyLimit) }
+    func lookup(_ key: CacheKey, inlineBodyLimit: Int, claimingFlight claim: CacheFlightClaim) async throws -> CacheLookup {
+        try await base.lookup(key, inlineBodyLimit: inlineBodyLimit, claimingFlight: claim)
+    }
+    func claimFlight(of key: CacheKey, _ claim: CacheFlightClaim) async throws -> CacheFlightTurn? { try await base.claimFlight(of: key, claim) }
+    func isFlightUnderway(of key: CacheKey) async throws -> Bool { try await base.isFlightUnderway(of: key) }
+    func endFlight(of key: CacheKey, claimant: UUID) async throws { try await base.endFlight(of: key, claimant: claimant) }
     func clearMark(of partition: String) async throws -> CacheClearMark? { try await base.clearMark(of: partition) }
     func body(of variant: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody? { try await base.body(of: variant, offsets: offsets) }
     func store(_ response: StorableResponse, body: CacheBody) async throws -> StoreOutcome { try await base.store(response, body: body) }
