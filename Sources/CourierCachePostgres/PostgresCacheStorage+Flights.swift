@@ -40,12 +40,12 @@ extension PostgresCacheStorage {
         }
     }
 
-    public func isFlightUnderway(of key: CacheKey) async throws -> Bool {
+    public func isFlightUnderway(of key: CacheKey, byAnotherThan claimant: UUID) async throws -> Bool {
         try await run("flight") { [logger] client in
             let rows = try await client.query(
                 """
                 SELECT EXISTS (SELECT 1 FROM courier_cache_flight WHERE partition_key = \(key.partition) AND url = \(key.url)
-                    AND method = \(key.method) AND claimed_until >= extract(epoch FROM clock_timestamp()))
+                    AND method = \(key.method) AND claimant <> \(claimant) AND claimed_until >= extract(epoch FROM clock_timestamp()))
                 """, logger: logger)
             for try await underway in rows.decode(Bool.self) { return underway }
             return false

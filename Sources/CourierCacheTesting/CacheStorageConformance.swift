@@ -55,7 +55,8 @@ public struct CacheStorageConformance: Sendable {
         case clearMarks
         /// A storage that keeps flights (many processes share it; see `CacheFlightClaim`): a
         /// lookup that finds nothing claims the key's flight for its claimant, tells another
-        /// claimant to wait, and gives the claimant its own claim again; a flight is per key and
+        /// claimant to wait (while its own claim is nothing to wait on), and gives the claimant its
+        /// own claim again; a flight is per key and
         /// partition, ends when the key is stored or its claimant ends it (no one else can), and
         /// runs out after its duration; a lookup of a stored key claims nothing, a direct claim
         /// (a revalidation's) claims whatever is stored. A storage of one process claims nothing.

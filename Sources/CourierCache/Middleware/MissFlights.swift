@@ -26,11 +26,6 @@ final class MissFlights: Sendable {
         }
     }
 
-    /// Whether a flight of `key` is under way.
-    func isUnderway(_ key: CacheKey) -> Bool {
-        flights.withLock { $0[key] != nil }
-    }
-
     /// Ends the flight `flight` leads for `key`: its followers look again.
     func end(_ flight: Flight, of key: CacheKey) {
         flights.withLock { flights in

@@ -99,8 +99,8 @@ struct ObservedStorage: Sendable {
     }
 
     /// Whether another server's claim on `key` still holds, read by a call that waits for it.
-    func isFlightUnderway(of key: CacheKey) async throws -> Bool {
-        try await run("flight") { try await base.isFlightUnderway(of: key) }
+    func isFlightUnderway(of key: CacheKey, byAnotherThan claimant: UUID) async throws -> Bool {
+        try await run("flight") { try await base.isFlightUnderway(of: key, byAnotherThan: claimant) }
     }
 
     func endFlight(of key: CacheKey, claimant: UUID) async throws {

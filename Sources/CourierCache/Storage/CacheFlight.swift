@@ -44,7 +44,7 @@ extension CacheStorage {
     public func claimFlight(of key: CacheKey, _ claim: CacheFlightClaim) async throws -> CacheFlightTurn? { nil }
 
     /// False: a storage of one process keeps no flights.
-    public func isFlightUnderway(of key: CacheKey) async throws -> Bool { false }
+    public func isFlightUnderway(of key: CacheKey, byAnotherThan claimant: UUID) async throws -> Bool { false }
 
     /// Nothing to end: a storage of one process keeps no flights.
     public func endFlight(of key: CacheKey, claimant: UUID) async throws {}

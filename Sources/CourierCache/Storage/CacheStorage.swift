@@ -44,9 +44,9 @@ public protocol CacheStorage: Sendable {
     /// Claims the flight of `key` whatever is stored (a background revalidation): whose turn it
     /// is, or nil from a storage that keeps no flights.
     func claimFlight(of key: CacheKey, _ claim: CacheFlightClaim) async throws -> CacheFlightTurn?
-    /// Whether a claim on `key`'s flight still holds: false once the key was stored, the flight
-    /// ended, or the claim ran out.
-    func isFlightUnderway(of key: CacheKey) async throws -> Bool
+    /// Whether a claim on `key`'s flight by another than `claimant` still holds: false once the key
+    /// was stored, the flight ended, the claim ran out, or the claim is `claimant`'s own.
+    func isFlightUnderway(of key: CacheKey, byAnotherThan claimant: UUID) async throws -> Bool
     /// Ends `claimant`'s flight of `key` (its response was not stored); another's claim stays.
     func endFlight(of key: CacheKey, claimant: UUID) async throws
     /// Where a partition's clears stand now, read before a request is sent without a lookup; nil

@@ -22,7 +22,9 @@ extension ForwardingStorage {
         try await base.lookup(key, inlineBodyLimit: inlineBodyLimit, claimingFlight: claim)
     }
     func claimFlight(of key: CacheKey, _ claim: CacheFlightClaim) async throws -> CacheFlightTurn? { try await base.claimFlight(of: key, claim) }
-    func isFlightUnderway(of key: CacheKey) async throws -> Bool { try await base.isFlightUnderway(of: key) }
+    func isFlightUnderway(of key: CacheKey, byAnotherThan claimant: UUID) async throws -> Bool {
+        try await base.isFlightUnderway(of: key, byAnotherThan: claimant)
+    }
     func endFlight(of key: CacheKey, claimant: UUID) async throws { try await base.endFlight(of: key, claimant: claimant) }
     func clearMark(of partition: String) async throws -> CacheClearMark? { try await base.clearMark(of: partition) }
     func body(of variant: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody? { try await base.body(of: variant, offsets: offsets) }
