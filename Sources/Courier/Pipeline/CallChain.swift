@@ -40,29 +40,6 @@ struct CallChain: Sendable {
         }
         run = next
     }
-
-    /// An app's own `ClientMiddleware` as a step: it reads the context as ``RequestContext/current``
-    /// and its report, and the answer of the steps below comes back beside the response it returns
-    /// (held for this call only, since `next` returns a bare response).
-    private static func foreign(
-        _ step: any ClientMiddleware, _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext, next: @escaping ChainNext
-    ) async throws -> Answer {
-        let below = Locked<Answer?>(nil)
-        let (response, responseBody) = try await RequestContext.$current.withValue(context) {
-            try await step.intercept(request, body: body, baseURL: baseURL, operationID: context.endpoint) { request, body, baseURL in
-                var answer = try await next(request, body, baseURL, RequestContext.current ?? context)
-                below.withLock { earlier in
-                    answer.attempts += earlier?.attempts ?? 0
-                    earlier = answer
-                }
-                context.report.record(answer)
-                return (answer.response, answer.body)
-            }
-        }
-        var answer = below.withLock { $0 } ?? Answer(response: response, body: responseBody)
-        (answer.response, answer.body) = (response, responseBody)
-        return answer
-    }
 }
 
 /// The end of a client's chain: what happens to a request no step answered.

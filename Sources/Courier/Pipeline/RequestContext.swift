@@ -41,7 +41,7 @@ public struct RequestContext: Sendable {
     /// generated client's chain pass it up (its `next` returns a bare response). Copies of a
     /// context share one report: each Courier step gives the steps below it a report of their own,
     /// so calls made at once under one context never share one; ``reporting(_:)`` hands the
-    /// caller its call's.
+    /// caller its call's. Part of the bridge to swift-openapi-runtime (`OpenAPIBridge.swift`).
     package var report: Report
     /// Where a step may start work that outlives the call, running `next` again (the cache
     /// revalidates a stale response so). Nil where `next` ends with the call: in a generated
@@ -64,7 +64,7 @@ public struct RequestContext: Sendable {
     public package(set) var isCrossOriginHop = false
     /// Whether a middleware set this context only to carry its marks (``isCrossOriginHop``) and
     /// its report down the chain of a generated client's call that had none: the steps that choose
-    /// their own defaults outside a Courier client read ``described`` instead.
+    /// their own defaults outside a Courier client read ``described`` instead (`OpenAPIBridge.swift`).
     package var carriesMarksOnly = false
     /// Whether the call is a transfer (``Client/download(_:to:resumingFrom:cachePolicy:progress:)``, ``Client/bytes(for:)``):
     /// its body is not gathered, so a transport hands the head over at once, and ``timeout`` is an
@@ -81,18 +81,6 @@ public struct RequestContext: Sendable {
     /// origin, and a `303` says it was taken (see ``RedirectMiddleware``).
     package var deliversOnlyToOrigin = false
 
-    /// The context of the call in progress, where it meets code of the app's: inside a Courier
-    /// client, around the app's own middlewares and transport; in a generated client, the one the
-    /// app set around the call, if any.
-    @TaskLocal public static var current: RequestContext?
-
-    /// The context of the call in progress as its caller described it: nil outside a Courier
-    /// client, even where a middleware set one to carry its marks (see ``carriesMarksOnly``).
-    package static var described: RequestContext? { current?.described }
-
-    /// This context, or nil when it only carries marks (see ``carriesMarksOnly``).
-    package var described: RequestContext? { carriesMarksOnly ? nil : self }
-
     /// A copy for work a step starts in the ``background``: a report of its own (the caller's must
     /// not take its answer), and no background work of its own.
     package var inBackground: RequestContext {
@@ -100,14 +88,6 @@ public struct RequestContext: Sendable {
         copy.report = Report()
         copy.background = nil
         return copy
-    }
-
-    /// The context of a call that has none (a generated client's, without one set by the app): it
-    /// carries only what a middleware marks on it for the steps below.
-    package static func carryingMarksOnly(operationID: String) -> RequestContext {
-        var context = RequestContext(endpoint: operationID, cachePolicy: .withoutCache, isIdempotent: false, timeout: .seconds(60))
-        context.carriesMarksOnly = true
-        return context
     }
 
     /// Creates the context of a call that runs outside a ``Client`` (a generated OpenAPI client's).
@@ -126,40 +106,5 @@ public struct RequestContext: Sendable {
         self.timeout = timeout
         self.requiresAuthentication = requiresAuthentication
         self.report = Report()
-    }
-
-    /// Where a call's response came from, as the steps of a generated client's chain record it
-    /// (see ``RequestContext/report``); copies of a context share one report.
-    package struct Report: Sendable {
-        private let state = Locked(State())
-
-        struct State {
-            var source: ResponseSource = .network
-            var attempts = 0
-            /// Unknown until a Courier step or transport below records what it sent.
-            var credentials = SentCredentials.unknown
-        }
-
-        package init() {}
-
-        /// Where the response came from: the network unless a cache answered.
-        package var source: ResponseSource { state.withLock { $0.source } }
-
-        /// How many times the transport was called.
-        package var attempts: Int { state.withLock { $0.attempts } }
-
-        /// Records what a step's `Answer` says, for a generated client's caller, for the Courier
-        /// step above it there, and for an app's own `ClientMiddleware` that reads
-        /// ``RequestContext/current`` after its `next`.
-        package func record(_ answer: Answer) {
-            state.withLock { $0 = State(source: answer.source, attempts: answer.attempts, credentials: answer.credentials) }
-        }
-
-        /// `response` with what the steps below recorded.
-        package func answer(response: HTTPResponse, body: HTTPBody?) -> Answer {
-            let state = state.withLock { $0 }
-            return Answer(
-                response: response, body: body, source: state.source, attempts: state.attempts, credentials: state.credentials)
-        }
     }
 }

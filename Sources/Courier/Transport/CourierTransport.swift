@@ -38,19 +38,3 @@ package struct TransportAttempt: Sendable {
         isIdempotent = context?.isIdempotent ?? false
     }
 }
-
-extension CourierTransport {
-    /// One request of a generated client's chain, which hands a transport no attempt: the attempt
-    /// of ``RequestContext/current`` (the defaults when there is none), and what left recorded in
-    /// its report for the Courier step above. A cache above files a response by the credentials it
-    /// was sent with, whichever middleware between them added those.
-    package func sendOutsideClient(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, HTTPBody?) {
-        let context = RequestContext.current
-        let (response, responseBody) = try await send(request, body: body, baseURL: baseURL, attempt: TransportAttempt(context?.described))
-        if let context {
-            let credentials = SentCredentials(request.headerFields, redaction: context.redaction)
-            context.report.record(Answer(response: response, body: responseBody, source: .network, attempts: 1, credentials: credentials))
-        }
-        return (response, responseBody)
-    }
-}

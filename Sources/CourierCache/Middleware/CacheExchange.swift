@@ -105,7 +105,8 @@ struct CacheExchange: Sendable {
             return try await followHTTPNetwork(network, request: request, hit: nil)
         case .staleWhileRevalidate(_, _, let conditional):
             // The caller gets the stored response now, and the entry is revalidated in the
-            // background (once at a time, in the process and the fleet). Without background work, revalidate before answering.
+            // background (once at a time, in the process and the fleet). Without background work,
+            // revalidate before answering.
             if let refresh, let hit, let served = try await serve(hit, as: .stale) {
                 if cache.coordination.beginRevalidation(of: key) {
                     var later = self

@@ -92,10 +92,12 @@ struct ObservedStorage: Sendable {
     }
 
     /// Claims a background revalidation's flight; nil (revalidate as one process would) while the
-    /// breaker rests the storage: a step after the call returned neither waits nor probes.
+    /// breaker rests the storage: a step after the call returned neither waits nor probes. A
+    /// storage of one process answers from memory, so neither this nor ending a flight says
+    /// whether the storage works.
     func claimFlight(of key: CacheKey, _ claim: CacheFlightClaim) async -> CacheFlightTurn? {
         guard breaker?.isClosed ?? true else { return nil }
-        return try? await run("flight", rests: false) { try await base.claimFlight(of: key, claim) }
+        return try? await run("flight", reachesStorage: false, rests: false) { try await base.claimFlight(of: key, claim) }
     }
 
     /// Whether another server's claim on `key` still holds, read by a call that waits for it.
@@ -104,7 +106,7 @@ struct ObservedStorage: Sendable {
     }
 
     func endFlight(of key: CacheKey, claimant: UUID) async throws {
-        try await run("flight", rests: false) { try await base.endFlight(of: key, claimant: claimant) }
+        try await run("flight", reachesStorage: false, rests: false) { try await base.endFlight(of: key, claimant: claimant) }
     }
 
     /// Nil at once while the breaker rests the storage (a store without a mark then loses to any
