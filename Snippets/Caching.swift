@@ -29,7 +29,7 @@ struct Feed: Endpoint {
 // snippet.setup
 // One SQLite file, 50 MB at most (least recently used entries go first). A file that
 // can't be opened falls back to memory, with an error logged: the client always works.
-let store = CacheStore.openOrFallBack(fileURL: cacheFile, maximumSize: 50 << 20, logger: logger)
+let store = SQLiteCacheStorage.openOrFallBack(fileURL: cacheFile, maximumSize: 50 << 20, logger: logger)
 let cache = HTTPCache(storage: store)
 
 let credentials = CredentialStore()

@@ -30,7 +30,7 @@ import OpenAPIRuntime
 // snippet.chain
 let credentials = CredentialStore(.bearer("old", identity: "user-42", refreshToken: "r1"))
 let cache = HTTPCache(
-    storage: CacheStore.openOrFallBack(fileURL: cacheFile, maximumSize: 20 << 20),
+    storage: SQLiteCacheStorage.openOrFallBack(fileURL: cacheFile, maximumSize: 20 << 20),
     credentials: credentials                       // no Courier context tells it who is signed in
 )
 

@@ -21,7 +21,7 @@ struct Tour {
 
         let credentials = CredentialStore()
         let timingLog = workDir.appendingPathComponent("timing.log")
-        let cache = HTTPCache(storage: try CacheStore(fileURL: workDir.appendingPathComponent("cache.sqlite"), maximumSize: 20 << 20))
+        let cache = HTTPCache(storage: try SQLiteCacheStorage(fileURL: workDir.appendingPathComponent("cache.sqlite"), maximumSize: 20 << 20))
         cache.clearPartition(onSignOutOf: credentials)
         // The auth backend gets its own client: no credentials, no refresh, no cache.
         let authClient = Client(baseURL: baseURL, transport: AsyncHTTPClientTransport())

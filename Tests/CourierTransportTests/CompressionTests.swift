@@ -159,7 +159,7 @@ import Testing
     @Test func theCacheStoresTheDecodedRepresentation() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-gzip-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 8 << 20)
+        let store = try SQLiteCacheStorage(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 8 << 20)
         let cache = HTTPCache(storage: store)
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }

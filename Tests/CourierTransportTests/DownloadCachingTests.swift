@@ -25,11 +25,11 @@ import Testing
     private func withCachedDownloads(
         _ kind: TransportKind, maximumSize: Int = 64 << 20, headers: [MockHeader] = [MockHeader("Cache-Control", "max-age=600")],
         configure: (inout Client.Configuration) -> Void = { _ in },
-        _ body: (MockServer, Client, CacheStore, _ folder: URL) async throws -> Void
+        _ body: (MockServer, Client, SQLiteCacheStorage, _ folder: URL) async throws -> Void
     ) async throws {
         try await withFolder { folder in
             let storeFile = folder.appendingPathComponent("cache/store.sqlite")
-            let store = try CacheStore(fileURL: storeFile, maximumSize: maximumSize)
+            let store = try SQLiteCacheStorage(fileURL: storeFile, maximumSize: maximumSize)
             let server = try await MockServer.start()
             server.route("GET", "/report.bin") { request in
                 // A conditional request for the current version is answered without the bytes.
@@ -51,7 +51,7 @@ import Testing
     /// Downloads `endpoint` twice (the store's copy waited for in between) and checks that both came
     /// from the network, whole, and that nothing was stored.
     private func expectDownloadedTwice(
-        _ endpoint: some Endpoint, _ server: MockServer, _ client: Client, _ store: CacheStore, to destination: URL
+        _ endpoint: some Endpoint, _ server: MockServer, _ client: Client, _ store: SQLiteCacheStorage, to destination: URL
     ) async throws {
         _ = try await client.download(endpoint, to: destination)
         let again = try await client.download(endpoint, to: destination)
@@ -95,7 +95,7 @@ import Testing
             _ = try await client.download(CachedReport(), to: folder.appendingPathComponent("first.bin"))
             await store.close()
             // The app starts again: a new store on the same file, a new client.
-            let reopened = try CacheStore(fileURL: folder.appendingPathComponent("cache/store.sqlite"), maximumSize: 64 << 20)
+            let reopened = try SQLiteCacheStorage(fileURL: folder.appendingPathComponent("cache/store.sqlite"), maximumSize: 64 << 20)
             let restarted = Client(baseURL: server.baseURL, transport: kind.make(), middlewares: [HTTPCache(storage: reopened)])
             let destination = folder.appendingPathComponent("second.bin")
             let second = try await restarted.download(CachedReport(), to: destination)

@@ -79,7 +79,7 @@ import Testing
     @Test func coalescingAndTheCacheBehaveAsOverHTTP1() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-h2-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 8 << 20)
+        let store = try SQLiteCacheStorage(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 8 << 20)
         let cache = HTTPCache(storage: store)
         try await withH2Server(middlewares: [cache]) { server, client in
             let (arrived, release) = (Level(), Level())

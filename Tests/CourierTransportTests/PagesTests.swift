@@ -249,7 +249,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-pages-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let cache = HTTPCache(storage: try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 8 << 20))
+        let cache = HTTPCache(storage: try SQLiteCacheStorage(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 8 << 20))
         try await withServer { server in
             server.route("GET", "/items") { request in
                 let page = Int(request.queryValue("page") ?? "1") ?? 1

@@ -108,7 +108,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-stream-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 64 << 20)
+        let store = try SQLiteCacheStorage(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 64 << 20)
         let server = try await MockServer.start()
         defer { Task { try? await server.shutdown() } }
         server.route("GET", "/big", respond: .json("[" + String(repeating: "1,", count: 100_000) + "1]", headers: [MockHeader("Cache-Control", "max-age=600")]))

@@ -19,7 +19,7 @@ func cacheMicroCases(iterations: Int) throws -> [MicroCase] {
     // A fixed folder, emptied on every run; 50 MB, so a long run evicts as a full cache does.
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-micro-cache")
     try? FileManager.default.removeItem(at: directory)
-    let store = try CacheStore(fileURL: directory.appendingPathComponent("miss.sqlite"), maximumSize: 50 << 20)
+    let store = try SQLiteCacheStorage(fileURL: directory.appendingPathComponent("miss.sqlite"), maximumSize: 50 << 20)
     let cached = Client(baseURL: baseURL, transport: transport, middlewares: [HTTPCache(storage: store)]) {
         $0.cachePolicy = .followHTTP
     }
@@ -29,7 +29,7 @@ func cacheMicroCases(iterations: Int) throws -> [MicroCase] {
     ) { $0.cachePolicy = .followHTTP }
     // The hit's breakdown: a store of `hitKeys` URLs, filled by the warm-up's first pass (every
     // later call is a hit), the full client's hit against the store's lookup alone.
-    let hitStore = try CacheStore(fileURL: directory.appendingPathComponent("hit.sqlite"), maximumSize: 50 << 20)
+    let hitStore = try SQLiteCacheStorage(fileURL: directory.appendingPathComponent("hit.sqlite"), maximumSize: 50 << 20)
     let hitting = Client(baseURL: baseURL, transport: transport, middlewares: [HTTPCache(storage: hitStore)]) {
         $0.cachePolicy = .followHTTP
     }
@@ -37,15 +37,15 @@ func cacheMicroCases(iterations: Int) throws -> [MicroCase] {
     let hitKeys = 200
     var storedKeys: [CacheKey] = []
     // The store alone against SQLite's floor, each on a file of its own and never evicting (the floor doesn't).
-    let storeAlone = try CacheStore(fileURL: directory.appendingPathComponent("store.sqlite"), maximumSize: 1 << 30)
+    let storeAlone = try SQLiteCacheStorage(fileURL: directory.appendingPathComponent("store.sqlite"), maximumSize: 1 << 30)
     // A full cache, 1 MB: past its first few hundred stores, every store evicts the oldest variant.
-    let fullStore = try CacheStore(fileURL: directory.appendingPathComponent("full.sqlite"), maximumSize: 1 << 20)
+    let fullStore = try SQLiteCacheStorage(fileURL: directory.appendingPathComponent("full.sqlite"), maximumSize: 1 << 20)
     let floorURL = directory.appendingPathComponent("floor.sqlite")
-    _ = try CacheStore(fileURL: floorURL, maximumSize: 50 << 20)  // the schema, then released (closed)
+    _ = try SQLiteCacheStorage(fileURL: floorURL, maximumSize: 50 << 20)  // the schema, then released (closed)
     let floor = try SQLiteFloor(path: floorURL.path)
     var counter = 0
     /// Stores the 2 KB feed into `store` under a new URL.
-    func storeOne(into store: CacheStore) async throws {
+    func storeOne(into store: SQLiteCacheStorage) async throws {
         counter &+= 1
         let response = StorableResponse(
             key: CacheKey(normalizedURL: "http://127.0.0.1:8080/stored?n=\(counter)"), varySelection: .none, status: 200,

@@ -55,7 +55,7 @@ struct PostgresBenchCommand: AsyncParsableCommand {
         defer { running.cancel() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-pg-\(getpid())")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let sqlite = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 500 << 20)
+        let sqlite = try SQLiteCacheStorage(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 500 << 20)
         let shared = PostgresCacheStorage(client: postgres, maximumSize: 500 << 20)
         _ = try await shared.removeAll(.everything)
         let hang = try BlackHole()

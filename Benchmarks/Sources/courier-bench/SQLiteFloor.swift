@@ -9,7 +9,7 @@ final class SQLiteFloor {
     private let statements: [OpaquePointer]
     private var counter = 0
 
-    /// A floor on `path`, a file a `CacheStore` created (so the schema is the store's).
+    /// A floor on `path`, a file a `SQLiteCacheStorage` created (so the schema is the store's).
     init(path: String) throws {
         var opened: OpaquePointer?
         guard sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let handle = opened else {

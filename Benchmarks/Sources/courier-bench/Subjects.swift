@@ -132,7 +132,7 @@ struct Subjects {
     /// Courier over AHC with HTTPCache on a store filled with ``storeKeys`` distinct URLs: hits
     /// spread over all of them.
     let courierStoreHit: Subject
-    /// `CacheStore.lookup` alone on the same store and keys: the store's own share of a hit.
+    /// `SQLiteCacheStorage.lookup` alone on the same store and keys: the store's own share of a hit.
     /// Courier over AHC with HTTPCache where every call is a new URL: the network, then the store's write.
     let courierMissAndStore: Subject
     /// The same miss asked not to be stored: the cache's path without the store's part.
@@ -192,7 +192,7 @@ struct Subjects {
 
         cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-cache-\(getpid())")
         try? FileManager.default.removeItem(at: cacheDirectory)
-        let store = try CacheStore(fileURL: cacheDirectory.appendingPathComponent("cache.sqlite"), maximumSize: 50 << 20)
+        let store = try SQLiteCacheStorage(fileURL: cacheDirectory.appendingPathComponent("cache.sqlite"), maximumSize: 50 << 20)
         let cached = Client(
             baseURL: baseURL, transport: AsyncHTTPClientTransport(client: http), middlewares: [HTTPCache(storage: store)]
         ) { $0.cachePolicy = .followHTTP }
@@ -200,7 +200,7 @@ struct Subjects {
         breakdown = Breakdown(http: http, session: session, baseURL: baseURL)
         courierCache = Self.courier("Courier+HTTPCache hit, one URL", baseline: "raw AHC", cached)
 
-        let hitStore = try CacheStore(fileURL: cacheDirectory.appendingPathComponent("store.sqlite"), maximumSize: 200 << 20)
+        let hitStore = try SQLiteCacheStorage(fileURL: cacheDirectory.appendingPathComponent("store.sqlite"), maximumSize: 200 << 20)
         let hitCache = HTTPCache(storage: hitStore)
         let storeClient = Client(
             baseURL: baseURL, transport: AsyncHTTPClientTransport(client: http), middlewares: [hitCache]
@@ -210,7 +210,7 @@ struct Subjects {
         courierStoreHit = .feedOnly("Courier+HTTPCache hit from the store", baseline: "raw AHC") { name, n in
             _ = try await storeClient.send(FeedEndpoint(name: name, n: n))
         }
-        let missStore = try CacheStore(fileURL: cacheDirectory.appendingPathComponent("miss.sqlite"), maximumSize: 200 << 20)
+        let missStore = try SQLiteCacheStorage(fileURL: cacheDirectory.appendingPathComponent("miss.sqlite"), maximumSize: 200 << 20)
         let missCache = HTTPCache(storage: missStore)
         let missClient = Client(
             baseURL: baseURL, transport: AsyncHTTPClientTransport(client: http), middlewares: [missCache]

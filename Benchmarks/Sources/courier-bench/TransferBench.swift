@@ -56,7 +56,7 @@ struct TransferCommand: AsyncParsableCommand {
         let url = server.baseURL.absoluteString
         // A download the endpoint lets the cache keep: stored from its file on the first call, then
         // served from the store. SQLite holds at most 1e9 bytes in one value: larger files pass by.
-        let store = try CacheStore(fileURL: scratch.appendingPathComponent("cache/downloads.sqlite"), maximumSize: Int(size) * 2)
+        let store = try SQLiteCacheStorage(fileURL: scratch.appendingPathComponent("cache/downloads.sqlite"), maximumSize: Int(size) * 2)
         let cached = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(client: http), middlewares: [HTTPCache(storage: store)]) {
             $0.timeout = .seconds(60)
         }

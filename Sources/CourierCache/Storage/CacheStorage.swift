@@ -6,7 +6,7 @@ import OpenAPIRuntime
 ///
 /// The cache decides *what* is stored and served, hashes secret values, counts and logs; a
 /// storage only keeps what it is given, evicting the least recently used variants beyond
-/// ``maximumSize`` as ``CacheStorageSize`` counts them. Three implement it: ``CacheStore``
+/// ``maximumSize`` as ``CacheStorageSize`` counts them. Three implement it: ``SQLiteCacheStorage``
 /// (SQLite, the embedded default), ``InMemoryCacheStorage``, and `PostgresCacheStorage` in the
 /// `CourierCachePostgres` product, which a fleet of servers shares; one conformance suite runs
 /// against all three.

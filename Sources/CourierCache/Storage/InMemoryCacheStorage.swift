@@ -5,7 +5,7 @@ import Logging
 import OpenAPIRuntime
 
 /// A ``CacheStorage`` in memory: for sessions that must leave no trace, and for tests of what is
-/// cached without a file. Evicts the least recently used variants like ``CacheStore``.
+/// cached without a file. Evicts the least recently used variants like ``SQLiteCacheStorage``.
 public final class InMemoryCacheStorage: CacheStorage {
     public let maximumSize: Int
     /// This run's key for secret values: nothing outlives the storage.

@@ -50,7 +50,7 @@ final class BodyCursor {
             close()
             return nil
         }
-        let count = min(CacheStore.bodyChunkSize, end - offset)
+        let count = min(SQLiteCacheStorage.bodyChunkSize, end - offset)
         var code = SQLITE_OK
         let chunk = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             code = sqlite3_blob_read(blob, buffer.baseAddress, Int32(count), Int32(offset))

@@ -22,7 +22,7 @@ final class LookupReaders: Sendable {
         self.path = path
     }
 
-    /// The variants of `key`, as ``CacheStore/variants(of:inlineBodyLimit:)`` returns them.
+    /// The variants of `key`, as ``SQLiteCacheStorage/variants(of:inlineBodyLimit:)`` returns them.
     func variants(of key: CacheKey, inlineBodyLimit: Int) throws -> [StoredVariant] {
         let taken = idle.withLock { $0?.popLast() }
         let connection = try taken ?? LookupConnection(path: path)
@@ -49,7 +49,7 @@ final class LookupConnection {
     init(path: String) throws {
         handle = try SQLiteCalls.openReadOnly(path)
         do {
-            // As the pool's connections (see `CacheStore.configuration()`): the index stays in memory.
+            // As the pool's connections (see `SQLiteCacheStorage.configuration()`): the index stays in memory.
             try SQLiteCalls.execute("PRAGMA cache_size = -8192", on: handle)
             statement = try SQLiteCalls.prepare(VariantRows.lookupSQL, on: handle, persistent: true)
         } catch {

@@ -38,7 +38,7 @@ enum SQLiteCalls {
             sqlite3_close_v2(opened)
             throw error
         }
-        // As the store's other connections (see `CacheStore.configuration()`).
+        // As the store's other connections (see `SQLiteCacheStorage.configuration()`).
         sqlite3_busy_timeout(handle, 5000)
         return handle
     }

@@ -17,7 +17,7 @@ extension SourceFile {
         }
         // One handle for the whole body: SQLite remembers where it is in the value's pages.
         defer { sqlite3_blob_close(blob) }
-        var buffer = [UInt8](repeating: 0, count: CacheStore.bodyChunkSize)
+        var buffer = [UInt8](repeating: 0, count: SQLiteCacheStorage.bodyChunkSize)
         var offset = 0
         while offset < size {
             let read = try buffer.withUnsafeMutableBytes { try self.read(at: offset, into: $0) }

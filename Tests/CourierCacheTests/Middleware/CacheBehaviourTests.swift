@@ -67,7 +67,7 @@ import OpenCombine
         _ = try await fixture.client.send(Feed(), cachePolicy: .followHTTP)
         // Another cache on the file reads what this one has committed.
         await fixture.cache.flush()
-        let reopened = try CacheStore(fileURL: fixture.directory.appendingPathComponent("cache.sqlite"), maximumSize: 10 << 20)
+        let reopened = try SQLiteCacheStorage(fileURL: fixture.directory.appendingPathComponent("cache.sqlite"), maximumSize: 10 << 20)
         let client = Client(baseURL: fixture.server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [HTTPCache(storage: reopened)])
         let response = try await client.response(for: Feed(), cachePolicy: .followHTTP)
         #expect(response.source == .cache)

@@ -9,7 +9,7 @@ import OpenAPIRuntime
 struct CacheFixture {
     let server: MockServer
     let directory: URL
-    let store: CacheStore
+    let store: SQLiteCacheStorage
     let cache: HTTPCache
     let client: Client
     let clock: TestDate
@@ -22,7 +22,7 @@ struct CacheFixture {
     ) async throws -> CacheFixture {
         let server = try await MockServer.start()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cache-\(UUID().uuidString)")
-        let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: maximumSize)
+        let store = try SQLiteCacheStorage(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: maximumSize)
         let clock = TestDate()
         let cache = HTTPCache(storage: store, offlineAllowance: offlineAllowance, now: { clock.now })
         let client = Client(baseURL: server.baseURL, transport: transport, middlewares: extraMiddlewares + [cache])
@@ -35,7 +35,7 @@ struct CacheFixture {
     func after(_ life: StoreLife) async throws -> CacheFixture {
         guard life == .reopened else { return self }
         await cache.flush()
-        let reopened = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: store.maximumSize)
+        let reopened = try SQLiteCacheStorage(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: store.maximumSize)
         let clock = self.clock
         let cache = HTTPCache(storage: reopened, offlineAllowance: cache.offlineAllowance, now: { clock.now })
         let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [cache])

@@ -28,7 +28,7 @@ import Testing
             let server = try await MockServer.start()
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-partition-\(UUID().uuidString)")
             let store = CredentialStore(.bearer("token-a", identity: "alice", refreshToken: "r"))
-            let cacheStore = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20)
+            let cacheStore = try SQLiteCacheStorage(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20)
             let cache = HTTPCache(storage: cacheStore, credentials: cacheKnowsCredentials ? store : nil)
             cache.clearPartition(onSignOutOf: store)
             server.route("GET", "/profile") { request in

@@ -15,13 +15,13 @@ import Testing
     struct Setup {
         let server: MockServer
         let directory: URL
-        let store: CacheStore
+        let store: SQLiteCacheStorage
         let cache: HTTPCache
 
         static func make(vary: String? = nil) async throws -> Setup {
             let server = try await MockServer.start()
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-secrets-\(UUID().uuidString)")
-            let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20)
+            let store = try SQLiteCacheStorage(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20)
             server.route("GET", "/me") { request in
                 var headers = [MockHeader("Cache-Control", "private, max-age=600")]
                 if let vary { headers.append(MockHeader("Vary", vary)) }
@@ -119,7 +119,7 @@ import Testing
         // Reopened from disk, the same token still selects its response (the key lives with the file).
         await setup.cache.flush()
         await setup.store.close()
-        let reopenedStore = try CacheStore(fileURL: setup.directory.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20)
+        let reopenedStore = try SQLiteCacheStorage(fileURL: setup.directory.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20)
         let reopened = HTTPCache(storage: reopenedStore)
         let client2 = Client(
             baseURL: setup.server.baseURL, transport: transport.make(),

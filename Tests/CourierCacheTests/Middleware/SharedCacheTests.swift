@@ -25,7 +25,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let storage: any CacheStorage = switch store {
         case .memory: InMemoryCacheStorage(maximumSize: 1 << 20)
-        case .sqlite: try CacheStore(fileURL: folder.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20)
+        case .sqlite: try SQLiteCacheStorage(fileURL: folder.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20)
         }
         let clock = TestDate()
         let cache = HTTPCache(storage: storage, sharing: sharing, now: { clock.now })
@@ -121,7 +121,7 @@ import Testing
         #expect(HTTPCache(storage: InMemoryCacheStorage(maximumSize: 1 << 20)).sharing == .private)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-shared-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(HTTPCache(storage: try CacheStore(fileURL: folder.appendingPathComponent("c.sqlite"), maximumSize: 1 << 20)).sharing == .private)
+        #expect(HTTPCache(storage: try SQLiteCacheStorage(fileURL: folder.appendingPathComponent("c.sqlite"), maximumSize: 1 << 20)).sharing == .private)
         // Never run: the storage only says what it is.
         let database = PostgresClient(configuration: .init(host: "127.0.0.1", port: 1, username: "nobody", password: nil, database: nil, tls: .disable))
         let postgres = PostgresCacheStorage(client: database, maximumSize: 1 << 20)

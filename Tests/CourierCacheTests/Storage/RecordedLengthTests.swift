@@ -25,7 +25,7 @@ import Testing
     func aSQLiteBodyOfAnotherLengthIsNotServed(tampered: Data) async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("cache.sqlite")
-            let store = try CacheStore(fileURL: file, maximumSize: 1 << 20)
+            let store = try SQLiteCacheStorage(fileURL: file, maximumSize: 1 << 20)
             let key = StoreFixtures.key("/short")
             _ = try #require(try await StoreFixtures.put(store, key, body: Self.recorded))
             #expect(try await Self.answers(store, key) == (1, 1, true))
@@ -33,7 +33,7 @@ import Testing
             let database = try DatabaseQueue(path: file.path)
             try await database.write { db in try db.execute(sql: "UPDATE body SET data = ?", arguments: [tampered]) }
             #expect(try await Self.answers(store, key) == (0, 1, false))
-            try await store.close()
+            await store.close()
         }
     }
 

@@ -33,8 +33,8 @@ enum StorageKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case .sqlite, .reopened:
             return try await StoreFixtures.withTemporaryDirectory { directory in
                 let file = directory.appendingPathComponent("cache.sqlite")
-                if self == .reopened { try await CacheStore(fileURL: file, maximumSize: maximumSize).close() }
-                let store = try CacheStore(fileURL: file, maximumSize: maximumSize)
+                if self == .reopened { try await SQLiteCacheStorage(fileURL: file, maximumSize: maximumSize).close() }
+                let store = try SQLiteCacheStorage(fileURL: file, maximumSize: maximumSize)
                 do {
                     let result = try await body(store)
                     await store.close()

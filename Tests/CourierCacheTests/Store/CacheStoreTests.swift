@@ -12,10 +12,10 @@ import Testing
             let file = directory.appendingPathComponent("nested/dir/cache.sqlite")
             let body = StoreFixtures.randomBody(10_000)
             do {
-                let store = try CacheStore(fileURL: file, maximumSize: 1_000_000)
+                let store = try SQLiteCacheStorage(fileURL: file, maximumSize: 1_000_000)
                 try await StoreFixtures.put(store, StoreFixtures.key(), body: body)
             }
-            let reopened = try CacheStore(fileURL: file, maximumSize: 1_000_000)
+            let reopened = try SQLiteCacheStorage(fileURL: file, maximumSize: 1_000_000)
             let entry = try #require(try await reopened.variants(for: StoreFixtures.key()).first)
             #expect(try await reopened.body(of: entry) == body)
         }
@@ -24,13 +24,13 @@ import Testing
     @Test func aHitOnAVariantUsedWithinTheMinuteWritesNothing() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("cache.sqlite")
-            let store = try CacheStore(fileURL: file, maximumSize: 1 << 20)
+            let store = try SQLiteCacheStorage(fileURL: file, maximumSize: 1 << 20)
             let stored = try #require(try await StoreFixtures.put(store, StoreFixtures.key("a"), body: Data("a".utf8)))
             let order = { try await DatabaseQueue(path: file.path).read { db in try Int.fetchOne(db, sql: "SELECT accessOrder FROM entry") } }
             let before = try await order()
             await store.recordUse(of: stored)
             #expect(try await order() == before, "stored just now: no write")
-            await store.recordUse(of: stored.used(at: stored.lastAccess.addingTimeInterval(-2 * CacheStore.useGranularity)))
+            await store.recordUse(of: stored.used(at: stored.lastAccess.addingTimeInterval(-2 * SQLiteCacheStorage.useGranularity)))
             #expect(try await order() != before)
             #expect(try await store.variants(for: stored.key).first?.lastAccess ?? .distantPast > stored.lastAccess)
         }
@@ -40,7 +40,7 @@ import Testing
     /// neither read nor clear the variants of the key it would be cut to.
     @Test func aKeyHoldingANULIsNotStoredAndReachesNoOtherKey() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
-            let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20)
+            let store = try SQLiteCacheStorage(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 1 << 20)
             let alice = StoreFixtures.key(partition: "alice")
             let stored = try #require(try await StoreFixtures.put(store, alice, body: Data("alice's".utf8)))
             let keys = [

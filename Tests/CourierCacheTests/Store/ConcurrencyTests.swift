@@ -9,8 +9,8 @@ import Testing
     @Test func twoStoresOnOneFileWriteConcurrently() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("shared.sqlite")
-            let first = try CacheStore(fileURL: file, maximumSize: 50_000_000)
-            let second = try CacheStore(fileURL: file, maximumSize: 50_000_000)
+            let first = try SQLiteCacheStorage(fileURL: file, maximumSize: 50_000_000)
+            let second = try SQLiteCacheStorage(fileURL: file, maximumSize: 50_000_000)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (name, store) in [("first", first), ("second", second)] {
                     group.addTask {
@@ -32,7 +32,7 @@ import Testing
     func anotherProcessWritesWhileTheStoreWorks() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("shared.sqlite")
-            let store = try CacheStore(fileURL: file, maximumSize: 50_000_000)
+            let store = try SQLiteCacheStorage(fileURL: file, maximumSize: 50_000_000)
             let writer = try ChildProcess("/usr/bin/python3", ["-c", Self.pythonWriter, file.path, "60"])
             for index in 0..<60 {
                 try await StoreFixtures.put(store, StoreFixtures.key("swift/\(index)"), body: StoreFixtures.randomBody(1000))

@@ -25,7 +25,7 @@ import Testing
             try Data(repeating: 0x11, count: 100).write(to: URL(fileURLWithPath: file.path + "-wal"))
             let messages = LogRecorder()
             let logger = messages.logger
-            let store = try CacheStore(fileURL: file, maximumSize: 1_000_000, logger: logger)
+            let store = try SQLiteCacheStorage(fileURL: file, maximumSize: 1_000_000, logger: logger)
             try await StoreFixtures.put(store, StoreFixtures.key(), body: Data("fresh".utf8))
             #expect(try await store.variants(for: StoreFixtures.key()).count == 1)
             #expect(try asideFiles(in: directory).isEmpty)
@@ -41,8 +41,8 @@ import Testing
     @Test func healthyFileIsNotMovedAside() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("cache.sqlite")
-            _ = try CacheStore(fileURL: file, maximumSize: 1000)
-            _ = try CacheStore(fileURL: file, maximumSize: 1000)
+            _ = try SQLiteCacheStorage(fileURL: file, maximumSize: 1000)
+            _ = try SQLiteCacheStorage(fileURL: file, maximumSize: 1000)
             #expect(try asideFiles(in: directory).isEmpty)
         }
     }
@@ -50,7 +50,7 @@ import Testing
     @Test func undecodableRowsAreSkippedNotTrappedOn() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("cache.sqlite")
-            let store = try CacheStore(fileURL: file, maximumSize: 1_000_000)
+            let store = try SQLiteCacheStorage(fileURL: file, maximumSize: 1_000_000)
             let key = StoreFixtures.key()
             try await StoreFixtures.put(store, key, body: Data("ok".utf8))
             // Another writer (a foreign tool, an older version) damages a second row of the same key.

@@ -28,7 +28,7 @@ import Testing
     func theStoreOutOfDescriptors() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("cache.sqlite")
-            let store = try CacheStore(fileURL: file, maximumSize: 1 << 22)
+            let store = try SQLiteCacheStorage(fileURL: file, maximumSize: 1 << 22)
             let key = StoreFixtures.key("/large")
             let body = Data(repeating: 7, count: 200_000)
             let stored = try #require(try await StoreFixtures.put(store, key, body: body))
@@ -58,7 +58,7 @@ import Testing
             if Self.inode(of: file) == inode, bytes == body, try await store.variants(of: key, inlineBodyLimit: 0).count == 1 {
                 ChildProcess.say("descriptors: the same file, its entry served again")
             }
-            try await store.close()
+            await store.close()
         }
     }
 

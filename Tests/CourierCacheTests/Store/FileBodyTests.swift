@@ -10,7 +10,7 @@ import Testing
 
     /// Writes `body` to a file in `directory` and stores the file; the variant stored, if any.
     @discardableResult
-    private func putFile(_ store: CacheStore, _ body: Data, in directory: URL) async throws -> CachedMetadata? {
+    private func putFile(_ store: SQLiteCacheStorage, _ body: Data, in directory: URL) async throws -> CachedMetadata? {
         try await store.store(StoreFixtures.response(Self.key), body: .file(try write(body, in: directory))).stored
     }
 
@@ -32,7 +32,7 @@ import Testing
 
     @Test func aBodyFromAFileStreamsBackInChunks() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
-            let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 10 << 20)
+            let store = try SQLiteCacheStorage(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 10 << 20)
             let body = StoreFixtures.randomBody(700_000)
             let stored = try #require(try await putFile(store, body, in: directory))
             #expect(stored.bodySize == body.count)
@@ -40,7 +40,7 @@ import Testing
             let whole = try await collect(try #require(try await store.body(of: stored, offsets: 0..<body.count)))
             #expect(whole.bytes == body)
             #expect(whole.chunks == 3)
-            #expect(whole.largest == CacheStore.bodyChunkSize)
+            #expect(whole.largest == SQLiteCacheStorage.bodyChunkSize)
 
             let slice = try await collect(try #require(try await store.body(of: stored, offsets: 300_000..<300_100)))
             #expect(slice.bytes == body[300_000..<300_100])
@@ -52,7 +52,7 @@ import Testing
 
     @Test func aStreamKeepsItsSnapshotWhileTheEntryIsReplaced() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
-            let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 10 << 20)
+            let store = try SQLiteCacheStorage(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 10 << 20)
             let old = StoreFixtures.randomBody(600_000)
             let stored = try #require(try await putFile(store, old, in: directory))
             let stream = try #require(try await store.body(of: stored, offsets: 0..<old.count))
@@ -73,7 +73,7 @@ import Testing
     /// not be the response's).
     @Test func aFileThatGrowsWhileItIsCopiedIsNotStored() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
-            let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 100 << 20)
+            let store = try SQLiteCacheStorage(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 100 << 20)
             let file = try write(Data(repeating: 7, count: 16 << 20), in: directory)
             let handle = try FileHandle(forWritingTo: file)
             let appending = Locked(true)
@@ -98,7 +98,7 @@ import Testing
 
     @Test func aFileLargerThanTheStoreReplacesTheOlderVariantWithNothing() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
-            let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 100_000)
+            let store = try SQLiteCacheStorage(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 100_000)
             try await putFile(store, Data("an older version".utf8), in: directory)
             #expect(try await putFile(store, StoreFixtures.randomBody(200_000), in: directory) == nil)
             #expect(try await store.variants(for: Self.key).isEmpty)
@@ -112,7 +112,7 @@ extension FileBodyTests {
     @Test func theWriteAheadLogShrinksAfterALargeBody() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("cache.sqlite")
-            let store = try CacheStore(fileURL: file, maximumSize: 100 << 20)
+            let store = try SQLiteCacheStorage(fileURL: file, maximumSize: 100 << 20)
             try await putFile(store, Data(repeating: 7, count: 24 << 20), in: directory)
             // The next write starts the checkpointed WAL over, cut back to the limit.
             try await StoreFixtures.put(store, StoreFixtures.key("small"), body: Data("small".utf8))

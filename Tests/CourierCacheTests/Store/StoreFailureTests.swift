@@ -25,7 +25,7 @@ import Testing
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("cache.sqlite")
             let logs = LogRecorder()
-            let store = try CacheStore(fileURL: file, maximumSize: 1 << 20, logger: logs.logger)
+            let store = try SQLiteCacheStorage(fileURL: file, maximumSize: 1 << 20, logger: logs.logger)
             try await StoreFixtures.put(store, StoreFixtures.key("a"), body: Data("a".utf8))
             try Self.overwrite(file)
 
@@ -57,7 +57,7 @@ import Testing
             defer { Task { try? await server.shutdown() } }
             countingRoute(server, headers: [MockHeader("Cache-Control", "max-age=600")])
             let logs = LogRecorder()
-            let store = try CacheStore(fileURL: file, maximumSize: 1 << 20, logger: logs.logger)
+            let store = try SQLiteCacheStorage(fileURL: file, maximumSize: 1 << 20, logger: logs.logger)
             // Every insert fails from now on, as on a full disk.
             let other = try DatabaseQueue(path: file.path)
             try await other.write { db in
@@ -86,7 +86,7 @@ import Testing
             let server = try await MockServer.start()
             defer { Task { try? await server.shutdown() } }
             countingRoute(server, headers: [MockHeader("Cache-Control", "max-age=600")])
-            let store = try CacheStore(fileURL: file, maximumSize: 1 << 20)
+            let store = try SQLiteCacheStorage(fileURL: file, maximumSize: 1 << 20)
             let cache = HTTPCache(storage: store)
             let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [cache])
             _ = try await client.send(Feed(), cachePolicy: .followHTTP)
@@ -106,11 +106,11 @@ import Testing
             try Data("x".utf8).write(to: blocker)
             let file = blocker.appendingPathComponent("cache.sqlite")
 
-            let error = try #require(#expect(throws: CacheStoreError.self) { try CacheStore(fileURL: file, maximumSize: 1 << 20) })
+            let error = try #require(#expect(throws: CacheStoreError.self) { try SQLiteCacheStorage(fileURL: file, maximumSize: 1 << 20) })
             #expect(error.description.contains(file.path))
 
             let logs = LogRecorder()
-            let store = CacheStore.openOrFallBack(fileURL: file, maximumSize: 1 << 20, logger: logs.logger)
+            let store = SQLiteCacheStorage.openOrFallBack(fileURL: file, maximumSize: 1 << 20, logger: logs.logger)
             #expect(store.fileURL == nil, "in memory")
             #expect(logs.messages.contains { $0.contains("caching in memory") && $0.contains(file.path) })
             try await StoreFixtures.put(store, StoreFixtures.key("a"), body: Data("a".utf8))

@@ -26,7 +26,7 @@ import Testing
                       headers: [MockHeader("Cache-Control", "max-age=600")])
             }
             let logs = LogRecorder()
-            let store = try CacheStore(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 50 << 20, logger: logs.logger)
+            let store = try SQLiteCacheStorage(fileURL: directory.appendingPathComponent("cache.sqlite"), maximumSize: 50 << 20, logger: logs.logger)
             let cache = HTTPCache(storage: store)
             let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [cache])
             for n in 0..<5 { _ = try await client.send(Feed(path: "/feed/\(n)"), cachePolicy: .followHTTP) }
@@ -80,7 +80,7 @@ import Testing
             server.route("GET", "/feed/1", respond: .json(#"{"path":"/feed/1"}"#, headers: [MockHeader("Cache-Control", "max-age=600")]))
             server.route("GET", "/pack", respond: .bytes(pack, contentType: "application/octet-stream", headers: [MockHeader("Cache-Control", "max-age=600")]))
             let logs = LogRecorder()
-            let store = try CacheStore(fileURL: storeFolder.appendingPathComponent("cache.sqlite"), maximumSize: 50 << 20, logger: logs.logger)
+            let store = try SQLiteCacheStorage(fileURL: storeFolder.appendingPathComponent("cache.sqlite"), maximumSize: 50 << 20, logger: logs.logger)
             let cache = HTTPCache(storage: store)
             let client = Client(baseURL: server.baseURL, transport: AsyncHTTPClientTransport(), middlewares: [cache])
             _ = try await client.send(Feed(path: "/feed/1"), cachePolicy: .followHTTP)

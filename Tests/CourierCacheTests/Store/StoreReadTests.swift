@@ -12,11 +12,11 @@ import Testing
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("cache.sqlite")
             let key = StoreFixtures.key("reopened")
-            let first = try CacheStore(fileURL: file, maximumSize: 1 << 20)
+            let first = try SQLiteCacheStorage(fileURL: file, maximumSize: 1 << 20)
             try await StoreFixtures.put(first, key, body: Data("kept".utf8))
             await first.close()
 
-            let reopened = try CacheStore(fileURL: file, maximumSize: 1 << 20)
+            let reopened = try SQLiteCacheStorage(fileURL: file, maximumSize: 1 << 20)
             let variants = try await reopened.variants(of: key, inlineBodyLimit: 1 << 10)
             #expect(variants.count == 1)
             #expect(variants.first?.body == Data("kept".utf8))
@@ -30,9 +30,9 @@ import Testing
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("cache.sqlite")
             let key = StoreFixtures.key("raced")
-            let reader = try CacheStore(fileURL: file, maximumSize: 8 << 20)
+            let reader = try SQLiteCacheStorage(fileURL: file, maximumSize: 8 << 20)
             // Another store on the file (as another process would) replaces the response again and again.
-            let writer = try CacheStore(fileURL: file, maximumSize: 8 << 20)
+            let writer = try SQLiteCacheStorage(fileURL: file, maximumSize: 8 << 20)
             let bodies = (0..<2).map { Data(repeating: UInt8(ascii: $0 == 0 ? "a" : "b"), count: 3000) }
             try await StoreFixtures.put(writer, key, body: bodies[0])
 
@@ -59,7 +59,7 @@ import Testing
     @Test func aClosedStoreHoldsNoConnectionToItsFile() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("cache.sqlite")
-            let store = try CacheStore(fileURL: file, maximumSize: 1 << 20)
+            let store = try SQLiteCacheStorage(fileURL: file, maximumSize: 1 << 20)
             let keys = (0 ..< 8).map { StoreFixtures.key("items/\($0)") }
             for key in keys { try await StoreFixtures.put(store, key, body: Data("body".utf8)) }
             // Concurrent lookups, so that the store has several connections open at once.
@@ -96,7 +96,7 @@ import Testing
     @Test func damagedRowsAreSkippedByTheLookup() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("cache.sqlite")
-            let store = try CacheStore(fileURL: file, maximumSize: 1 << 20)
+            let store = try SQLiteCacheStorage(fileURL: file, maximumSize: 1 << 20)
             let key = StoreFixtures.key()
             try await StoreFixtures.put(store, key, body: Data("ok".utf8))
             try await StoreFixtures.insertForeignRow(into: file, url: key.url, vary: "x'00'", status: "200", bodySize: "-1")

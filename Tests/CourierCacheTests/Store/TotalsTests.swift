@@ -10,7 +10,7 @@ import Testing
     @Test func totalsMatchTheRowsAfterWritesReplacementsRemovalsHeaderUpdatesAndEvictions() async throws {
         try await StoreFixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("cache.sqlite")
-            let store = try CacheStore(fileURL: file, maximumSize: 12_000)
+            let store = try SQLiteCacheStorage(fileURL: file, maximumSize: 12_000)
             // New keys and a replacement of one of them.
             for (index, size) in [1000, 1500, 700].enumerated() {
                 try await StoreFixtures.put(store, StoreFixtures.key("first\(index)"), body: Data(count: size))
@@ -43,7 +43,7 @@ import Testing
     }
 
     /// The store's totals equal a count and sum of the file's rows (and `entries`, when given).
-    private static func expectTotalsMatchRows(_ store: CacheStore, _ file: URL, entries: Int?) async throws {
+    private static func expectTotalsMatchRows(_ store: SQLiteCacheStorage, _ file: URL, entries: Int?) async throws {
         let statistics = try await store.totals()
         let counted = try DatabaseQueue(path: file.path).read { db in
             try Row.fetchOne(db, sql: "SELECT COUNT(*) AS entries, COALESCE(SUM(bodySize + metaSize), 0) AS bytes FROM entry")

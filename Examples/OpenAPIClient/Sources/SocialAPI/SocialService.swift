@@ -13,7 +13,7 @@ import OpenAPIRuntime
 /// ``api`` makes every other call with the whole chain:
 ///
 /// ```swift
-/// let social = SocialService(serverURL: url, cacheStore: try CacheStore(fileURL: file, maximumSize: 20 << 20))
+/// let social = SocialService(serverURL: url, cacheStore: try SQLiteCacheStorage(fileURL: file, maximumSize: 20 << 20))
 /// try await social.signIn(username: "ann", password: "secret")
 /// let friends = try await social.api.listFriends(path: .init(id: 1)).ok.body.json
 /// ```

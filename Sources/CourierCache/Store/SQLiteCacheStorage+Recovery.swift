@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import Logging
 
-extension CacheStore {
+extension SQLiteCacheStorage {
     /// Reads through the current database on the calling thread (see ``accessNow(_:_:)``); a read
     /// that finds the file damaged is read again from the fresh file that replaced it.
     ///
@@ -129,7 +129,7 @@ extension CacheStore {
     }
 }
 
-extension CacheStore {
+extension SQLiteCacheStorage {
     /// Opens the pool (see ``openRecovering(fileURL:logger:)``).
     static func open(fileURL: URL, logger: Logger) throws -> OpenDatabase {
         try OpenDatabase(writer: try openRecovering(fileURL: fileURL, logger: logger), lookups: LookupReaders(path: fileURL.path))
@@ -194,12 +194,12 @@ struct OpenDatabase: Sendable {
     let writer: any DatabaseWriter
     /// The lookups' connections to the file; nil in memory, where the writer's one connection reads.
     let lookups: LookupReaders?
-    /// The file's own random key for secret request values (see ``CacheStore/secretKey(in:)``).
+    /// The file's own random key for secret request values (see ``SQLiteCacheStorage/secretKey(in:)``).
     let secretKey: [UInt8]
 
     init(writer: any DatabaseWriter, lookups: LookupReaders? = nil) throws {
         self.writer = writer
         self.lookups = lookups
-        secretKey = try CacheStore.secretKey(in: writer)
+        secretKey = try SQLiteCacheStorage.secretKey(in: writer)
     }
 }

@@ -4,7 +4,7 @@ import GRDB
 import GRDBSQLite
 import OpenAPIRuntime
 
-extension CacheStore {
+extension SQLiteCacheStorage {
     /// Every stored variant of `key` with its body when small, in one statement; rows that fail
     /// to decode (a damaged or foreign file) and rows without a body are skipped, never trapped on.
     ///

@@ -9,7 +9,7 @@ import Logging
 /// Writing a variant stores its metadata and body in one transaction, then evicts the least
 /// recently used variants while the total size exceeds ``maximumSize``. A write costs no `fsync`
 /// (WAL, `synchronous = NORMAL`: a power cut may lose the last writes, never the file). Several
-/// `CacheStore` instances — in one process or several — may share the file (5 s busy timeout);
+/// `SQLiteCacheStorage` instances — in one process or several — may share the file (5 s busy timeout);
 /// what one stores, the others read once it is committed.
 ///
 /// A store fails loudly and degrades gracefully: every failed operation is logged with the file's
@@ -17,7 +17,7 @@ import Logging
 /// deleted, counted in ``recoveries``);
 /// and ``openOrFallBack(fileURL:maximumSize:logger:)`` gives an app a working store (on disk, else in
 /// memory, else one that stores nothing) when the file can't be opened at all.
-public final class CacheStore: CacheStorage {
+public final class SQLiteCacheStorage: CacheStorage {
     /// The size limit in bytes (bodies plus approximate metadata).
     public let maximumSize: Int
     /// Where the database lives; `nil` for an in-memory store.
@@ -67,9 +67,9 @@ public final class CacheStore: CacheStorage {
     public static func openOrFallBack(
         fileURL: URL, maximumSize: Int,
         logger: Logger = Logger(label: "courier.cache", factory: { _ in SwiftLogNoOpLogHandler() })
-    ) -> CacheStore {
+    ) -> SQLiteCacheStorage {
         do {
-            return try CacheStore(fileURL: fileURL, maximumSize: maximumSize, logger: logger)
+            return try SQLiteCacheStorage(fileURL: fileURL, maximumSize: maximumSize, logger: logger)
         } catch {
             logger.error(
                 "Cache file can't be opened; caching in memory for this run",
@@ -79,7 +79,7 @@ public final class CacheStore: CacheStorage {
             return try inMemory(maximumSize: maximumSize, logger: logger)
         } catch {
             logger.error("In-memory cache can't be created either; nothing is cached", metadata: ["error": "\(error)"])
-            return CacheStore(writer: nil, maximumSize: maximumSize, logger: logger)
+            return SQLiteCacheStorage(writer: nil, maximumSize: maximumSize, logger: logger)
         }
     }
 
@@ -88,10 +88,10 @@ public final class CacheStore: CacheStorage {
     static func inMemory(
         maximumSize: Int,
         logger: Logger = Logger(label: "courier.cache", factory: { _ in SwiftLogNoOpLogHandler() })
-    ) throws -> CacheStore {
+    ) throws -> SQLiteCacheStorage {
         let queue = try DatabaseQueue(configuration: Self.configuration())
         try Self.migrator.migrate(queue)
-        return CacheStore(writer: queue, maximumSize: maximumSize, logger: logger)
+        return SQLiteCacheStorage(writer: queue, maximumSize: maximumSize, logger: logger)
     }
 
     /// How many times this instance replaced a file damaged while in use by a fresh one (and

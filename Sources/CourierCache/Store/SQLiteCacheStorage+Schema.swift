@@ -2,7 +2,7 @@ import Courier
 import Foundation
 import GRDB
 
-extension CacheStore {
+extension SQLiteCacheStorage {
     /// The connection settings: a 5 s busy timeout so that several processes can share the file,
     /// and `synchronous = NORMAL`.
     ///

@@ -6,7 +6,7 @@ import HTTPTypes
 
 /// Writing, removing and evicting: each a transaction through GRDB's writer, so a crash never
 /// leaves a variant without its whole body.
-extension CacheStore {
+extension SQLiteCacheStorage {
     /// Stores a response (see ``CacheStorage/store(_:body:)``), then evicts the least recently
     /// used variants (stored, touched or revalidated longest ago) until the total fits
     /// ``maximumSize``. A file body is opened now and copied a chunk at a time, never whole in memory.
@@ -210,7 +210,7 @@ extension CacheStore {
 public enum CacheStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The database file can't be opened or created (a read-only folder, a full disk, a path under a file).
     case cannotOpen(path: String, reason: String)
-    /// The store has no database (see ``CacheStore/openOrFallBack(fileURL:maximumSize:logger:)``).
+    /// The store has no database (see ``SQLiteCacheStorage/openOrFallBack(fileURL:maximumSize:logger:)``).
     case unavailable
 
     /// What went wrong, with the file's path where there is one.
