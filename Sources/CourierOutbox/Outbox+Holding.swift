@@ -45,8 +45,8 @@ extension Outbox {
     /// Why the outbox gives up on an item after one more transient failure, or nil.
     private func giveUpReason(_ record: OutboxStore.Record, counting counts: Bool) -> String? {
         let spent = record.spentAttempts + (counts ? 1 : 0)
-        if let maximum = backoff.maximumAttempts, spent >= maximum {
-            return "\(spent) transient failures, the most the outbox's Backoff.maximumAttempts allows"
+        if let maximum = backoff.maximumTransientFailures, spent >= maximum {
+            return "\(spent) transient failures, the most the outbox's Backoff.maximumTransientFailures allows"
         }
         let age = Date().timeIntervalSince(record.budgetStart)
         if let maximum = backoff.maximumAge, age >= maximum.inSeconds {

@@ -19,7 +19,7 @@ extension Outbox {
     ///
     /// The wait doubles after each failure, from ``initialDelay`` up to ``maximumDelay``, with
     /// jitter, and is never less than the server's `Retry-After` (up to ``maximumRetryAfter``).
-    /// Past ``maximumAttempts`` or ``maximumAge`` the item is parked with a ``OutboxItem/Failure``
+    /// Past ``maximumTransientFailures`` or ``maximumAge`` the item is parked with a ``OutboxItem/Failure``
     /// whose reason is ``OutboxItem/Failure/Reason/gaveUp``, and its group waits behind it until the
     /// app calls ``Outbox/retry(_:)`` (which starts both bounds again) or ``Outbox/discard(_:)``.
     public struct Backoff: Sendable, Hashable {
@@ -32,7 +32,7 @@ extension Outbox {
         /// The most transient failures an item goes through before the outbox gives up on it; nil
         /// for no bound. A failed connection doesn't count (being offline is a normal state, bounded
         /// by ``maximumAge``); a timeout, a dropped connection, `5xx`, `408`, `409`, `425` and `429` do.
-        public var maximumAttempts: Int?
+        public var maximumTransientFailures: Int?
         /// How long after its enqueue (or the app's last ``Outbox/retry(_:)``) an item may still be
         /// tried after a transient failure; nil for no bound.
         public var maximumAge: Duration?
@@ -45,12 +45,12 @@ extension Outbox {
         /// without a word: here the app hears of it (``OutboxChange/parked(_:_:)``) and decides.
         public init(
             initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(300), maximumRetryAfter: Duration = .seconds(3600),
-            maximumAttempts: Int? = 50, maximumAge: Duration? = .seconds(7 * 24 * 3600)
+            maximumTransientFailures: Int? = 50, maximumAge: Duration? = .seconds(7 * 24 * 3600)
         ) {
             self.initialDelay = initialDelay
             self.maximumDelay = maximumDelay
             self.maximumRetryAfter = maximumRetryAfter
-            self.maximumAttempts = maximumAttempts
+            self.maximumTransientFailures = maximumTransientFailures
             self.maximumAge = maximumAge
         }
     }

@@ -42,7 +42,7 @@ public struct OutboxItem: Sendable, Hashable, Identifiable {
             /// The server refused the write for good, or redirected it where it can't follow
             /// (see ``Outbox``): the item is parked.
             case refused
-            /// Transient failures went on past the give-up bound (``Outbox/Backoff/maximumAttempts``,
+            /// Transient failures went on past the give-up bound (``Outbox/Backoff/maximumTransientFailures``,
             /// ``Outbox/Backoff/maximumAge``): the item is parked.
             case gaveUp
             /// The item's stored row can't be read (written by another version of the app, or

@@ -12,7 +12,7 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct OutboxBoundsTests {
     @Test(arguments: Transport.allCases)
     func transientFailuresPastTheAttemptBoundParkAndRetryGivesAFreshBudget(_ transport: Transport) async throws {
-        let backoff = Outbox.Backoff(maximumAttempts: 3)
+        let backoff = Outbox.Backoff(maximumTransientFailures: 3)
         try await withOutbox(transport, backoff: backoff) { server, outbox, clock, _ in
             let failing = Locked(true)
             server.route("POST", "/conversations/*") { request in
@@ -49,7 +49,7 @@ import Testing
 
     @Test(arguments: Transport.allCases)
     func aFailedConnectionCountsAgainstTheAgeBoundOnly(_ transport: Transport) async throws {
-        try await withOutbox(transport, backoff: Outbox.Backoff(maximumAttempts: 2)) { server, outbox, clock, _ in
+        try await withOutbox(transport, backoff: Outbox.Backoff(maximumTransientFailures: 2)) { server, outbox, clock, _ in
             acceptMessages(on: server)
             try await server.goDown()
             try await outbox.enqueue(PostMessage(conversation: 1, text: "offline"))
