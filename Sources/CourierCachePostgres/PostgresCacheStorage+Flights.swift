@@ -1,4 +1,3 @@
-import Courier
 import CourierCache
 import Foundation
 import PostgresNIO
@@ -31,7 +30,7 @@ extension PostgresCacheStorage {
                 """
                 INSERT INTO courier_cache_flight AS f (partition_key, url, method, claimant, claimed_until)
                 VALUES (\(key.partition), \(key.url), \(key.method), \(claim.claimant),
-                    extract(epoch FROM clock_timestamp()) + \(claim.duration.inSeconds))
+                    extract(epoch FROM clock_timestamp()) + \(claim.duration.postgresSeconds))
                 \(unescaped: Self.claimConflict)
                 RETURNING f.claimant = \(claim.claimant)
                 """, logger: logger)
@@ -96,7 +95,7 @@ struct ClaimingLookupStatement: PostgresPreparedStatement {
     func makeBindings() throws -> PostgresBindings {
         var bindings = try lookup.makeBindings()
         bindings.append(claim.claimant)
-        bindings.append(claim.duration.inSeconds)
+        bindings.append(claim.duration.postgresSeconds)
         return bindings
     }
 
@@ -105,5 +104,13 @@ struct ClaimingLookupStatement: PostgresPreparedStatement {
             try row.decode((Bool?, Int64, Int64?, String?, Int32?, Data?, Double?, Double?, Int64?, Double?, Double?, Data?).self)
         return (yours, LookupStatement.row(
             (generation, id, vary, status, headers, requestTime, responseTime, bodySize, storedAt, lastAccess, body)))
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as the flights' times are kept (Courier's own conversion is not
+    /// public API, which this storage keeps to).
+    fileprivate var postgresSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }
