@@ -89,20 +89,25 @@ struct FleetHerdTests {
     }
 
     /// A stale entry a herd reads with `stale-while-revalidate`: every caller gets it at once,
-    /// and one server revalidates it for the fleet (its flight), not one per server.
+    /// and one server revalidates it for the fleet (its flight), not one per server. The answer
+    /// it brings is fresh, so a caller slow to arrive (a loaded machine) gets that instead.
     @Test(.timeLimit(.minutes(2))) func aStaleEntryIsRevalidatedOnceForTheFleet() async throws {
         let fleet = try await FleetTests.Fleet.make()
         defer { Task { await fleet.tearDown() } }
         let served = Level()
         fleet.origin.route("GET", "/feed") { _ in
             let count = served.add()
-            if count > 1 { try? await Task.sleep(for: .milliseconds(400)) }
-            return .text("v\(count)", headers: [MockHeader("Cache-Control", "max-age=0, stale-while-revalidate=600")])
+            guard count > 1 else {
+                return .text("v1", headers: [MockHeader("Cache-Control", "max-age=0, stale-while-revalidate=600")])
+            }
+            try? await Task.sleep(for: .milliseconds(400))
+            return .text("v\(count)", headers: [MockHeader("Cache-Control", "max-age=600")])
         }
         _ = try await fleet.client(for: "-").response(for: Page(path: "/feed"))
         await fleet.cache.flush()
         let (got, _) = try await Self.herd(on: fleet, path: "/feed")
-        #expect(got.count == 24 && got.allSatisfy { $0 == "stale=v1" }, "\(got)")
+        #expect(got.count == 24 && got.allSatisfy { $0 == "stale=v1" || $0 == "cache=v2" }, "\(got)")
+        #expect(got.contains("stale=v1"))
         #expect(fleet.origin.requestCount("/feed") == 2, "the first GET, and one revalidation for the fleet")
         #expect(try await flights(of: fleet) == 0)
     }
