@@ -45,14 +45,11 @@ extension Client {
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(CourierError) -> Response<URL> {
         let download = try FileDownload(destination: destination, resumingFrom: resume, progress: progress)
-        let policy = cachePolicy ?? endpoint.cachePolicy ?? .withoutCache
+        var call = EndpointCall(endpoint, cachePolicy: cachePolicy, otherwise: .withoutCache)
+        call.destination = .file(download)
         do throws(CourierError) {
-            let validated = try await run(EndpointCall(endpoint), policy: policy, destination: .file(download))
-            return Response(
-                value: destination, head: validated.head, request: validated.request, source: validated.source,
-                duration: ContinuousClock.now - validated.started, attempts: validated.attempts, bodySize: Int(validated.bodySize ?? 0),
-                redaction: configuration.redaction
-            )
+            call = try await run(call)
+            return response(destination, of: call, bodySize: Int(call.downloadedSize ?? 0))
         } catch {
             throw download.abandon(after: error)
         }

@@ -17,12 +17,10 @@ extension Client {
     /// ```
     /// - Throws: ``CourierError`` for the call; reading the body throws ``CourierError`` too.
     public func bytes<E: Endpoint>(for endpoint: E) async throws(CourierError) -> Response<HTTPBody> {
-        let validated = try await run(EndpointCall(endpoint), policy: .withoutCache, destination: .caller)
-        let body = validated.stream ?? HTTPBody()
-        return Response(
-            value: body, head: validated.head, request: validated.request, source: validated.source,
-            duration: ContinuousClock.now - validated.started, attempts: validated.attempts, bodySize: Int(body.knownLength ?? 0),
-            redaction: configuration.redaction
-        )
+        var call = EndpointCall(endpoint, cachePolicy: .withoutCache, otherwise: .withoutCache)
+        call.destination = .caller
+        call = try await run(call)
+        let body = call.stream ?? HTTPBody()
+        return response(body, of: call, bodySize: Int(body.knownLength ?? 0))
     }
 }

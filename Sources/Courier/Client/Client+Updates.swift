@@ -20,16 +20,16 @@ extension Client {
             let task = Task {
                 do throws(CourierError) {
                     guard policy.deliversTwice else {
-                        continuation.yield(try await perform(endpoint, policy: policy).response)
+                        continuation.yield(try await perform(endpoint, cachePolicy: policy).response)
                         continuation.finish()
                         return
                     }
                     // A miss (or an unreadable entry, or no cache in the chain: a `504` without the
                     // network) is not an error here: the network value follows.
-                    let cached = try? await perform(endpoint, policy: .cacheOnly)
+                    let cached = try? await perform(endpoint, cachePolicy: .cacheOnly)
                     if let cached { continuation.yield(cached.response) }
                     let networkPolicy: CachePolicy = policy.mode == .useCacheAndRequest ? .networkOnly : .withoutCache
-                    let fresh = try await perform(endpoint, policy: networkPolicy)
+                    let fresh = try await perform(endpoint, cachePolicy: networkPolicy)
                     if !(skipUnchanged && fresh.body == cached?.body) { continuation.yield(fresh.response) }
                     continuation.finish()
                 } catch {

@@ -17,8 +17,8 @@ extension Client {
     public func upload<E: Endpoint>(
         _ endpoint: E, progress: @escaping @Sendable (TransferProgress) -> Void
     ) async throws(CourierError) -> Response<E.Response> {
-        let policy = endpoint.cachePolicy ?? configuration.cachePolicy
-        let validated = try await run(EndpointCall(endpoint), policy: policy, destination: .memory, uploadProgress: ProgressReporter(progress))
-        return try decode(validated, for: endpoint).response
+        var call = EndpointCall(endpoint, cachePolicy: nil, otherwise: configuration.cachePolicy)
+        call.uploadProgress = ProgressReporter(progress)
+        return try decode(try await run(call), for: endpoint).response
     }
 }

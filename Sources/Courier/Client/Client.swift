@@ -99,7 +99,7 @@ public struct Client: Sendable {
     /// - Throws: ``CourierError`` for every failure, including cancellation.
     @inlinable
     public func send<E: Endpoint>(_ endpoint: E, cachePolicy: CachePolicy? = nil) async throws(CourierError) -> E.Response {
-        try await response(for: endpoint, cachePolicy: cachePolicy).value
+        try await perform(endpoint, cachePolicy: cachePolicy).response.value
     }
 
     /// Sends an endpoint and returns the decoded value with the response's status, headers, source and timing.
@@ -109,37 +109,27 @@ public struct Client: Sendable {
         for endpoint: E,
         cachePolicy: CachePolicy? = nil
     ) async throws(CourierError) -> Response<E.Response> {
-        let policy = cachePolicy ?? endpoint.cachePolicy ?? configuration.cachePolicy
-        return try await perform(endpoint, policy: policy).response
+        try await perform(endpoint, cachePolicy: cachePolicy).response
     }
 
-    /// One whole call: the non-generic ``run(_:policy:)`` (build, chain, send, validate), then
-    /// decoding. Returns the raw body too (update streams compare it).
+    /// One whole call: the non-generic ``run(_:)`` (build, chain, send, validate), then decoding.
+    /// The cache policy is `cachePolicy`, else the endpoint's, else the client's. Returns the raw
+    /// body too (update streams compare it).
     @inlinable
-    func perform<E: Endpoint>(_ endpoint: E, policy: CachePolicy) async throws(CourierError) -> (response: Response<E.Response>, body: Data) {
-        let validated = try await run(EndpointCall(endpoint), policy: policy)
-        return try decode(validated, for: endpoint)
+    func perform<E: Endpoint>(_ endpoint: E, cachePolicy: CachePolicy?) async throws(CourierError) -> (response: Response<E.Response>, body: Data) {
+        let call = try await run(EndpointCall(endpoint, cachePolicy: cachePolicy, otherwise: configuration.cachePolicy))
+        return try decode(call, for: endpoint)
     }
 
-    /// The endpoint's value from a validated response, with the response's metadata (the report).
+    /// The endpoint's value from a call that ran, with the response's metadata (the report).
     @inlinable
-    func decode<E: Endpoint>(_ validated: ValidatedResponse, for endpoint: E) throws(CourierError) -> (response: Response<E.Response>, body: Data) {
+    func decode<E: Endpoint>(_ call: EndpointCall, for endpoint: E) throws(CourierError) -> (response: Response<E.Response>, body: Data) {
         let value: E.Response
         do {
-            value = try endpoint.decode(validated.body, context: DecodingContext(decoder: configuration.decoder, response: validated.head))
+            value = try endpoint.decode(call.received, context: DecodingContext(decoder: configuration.decoder, response: call.head))
         } catch {
-            throw decodingFailure(error, endpoint: endpoint.operationName, response: validated)
+            throw decodingFailure(error, of: call)
         }
-        let response = Response(
-            value: value,
-            head: validated.head,
-            request: validated.request,
-            source: validated.source,
-            duration: ContinuousClock.now - validated.started,
-            attempts: validated.attempts,
-            bodySize: validated.body.count,
-            redaction: configuration.redaction
-        )
-        return (response, validated.body)
+        return (response(value, of: call, bodySize: call.received.count), call.received)
     }
 }

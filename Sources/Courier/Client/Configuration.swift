@@ -4,6 +4,9 @@ import HTTPTypes
 extension Client {
     /// Everything about a client that is not its URL, transport or middlewares; every field has a default.
     public struct Configuration: Sendable {
+        /// The timeout of an attempt that nothing else gives one: a client's unless set, and a call's
+        /// outside a client (a generated client's without a context).
+        package static let defaultTimeout = Duration.seconds(60)
         /// Header fields added to every request (an endpoint's own fields of the same name win).
         public var defaultHeaders: HTTPFields = [.accept: "application/json"]
         /// Query items added to every request (common parameters such as an app id). Not for secrets.
@@ -15,7 +18,7 @@ extension Client {
         /// Encodes `Encodable` parameters before they are flattened into query items or form fields.
         public var parameterEncoder = JSONEncoder()
         /// The timeout of one attempt of a request, unless the endpoint sets its own.
-        public var timeout: Duration = .seconds(60)
+        public var timeout = defaultTimeout
         /// The largest response body the client reads; a larger one fails with ``CourierError/Kind/bodyTooLarge``.
         public var maximumBodySize: Int = 16 * 1024 * 1024
         /// Where the server's message is looked for in a JSON error body, in order (dotted paths).

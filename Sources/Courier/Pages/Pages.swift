@@ -78,11 +78,10 @@ public struct Pages<E: Endpoint>: AsyncSequence, Sendable {
                 throw error
             }
             fetched += 1
-            var call = EndpointCall(endpoint)
+            var call = EndpointCall(endpoint, cachePolicy: pages.cachePolicy, otherwise: client.configuration.cachePolicy)
             call.target = target
-            let policy = pages.cachePolicy ?? endpoint.cachePolicy ?? client.configuration.cachePolicy
-            let validated = try await client.run(call, policy: policy)
-            let page = try client.decode(validated, for: endpoint).response
+            call = try await client.run(call)
+            let page = try client.decode(call, for: endpoint).response
             let path: String
             if let target { path = target } else { path = try client.requestPath(for: endpoint) }
             seen.insert(key(call.method, path))

@@ -74,6 +74,9 @@ struct ChainEnd: Sendable {
         do {
             let (response, responseBody) = if let download = context.download {
                 try await download.attempt(request) { request in try await send(request, body: body, baseURL: baseURL, context: context) }
+            } else if let transport = courierTransport {
+                // Most calls: a Courier transport bounds the attempt itself.
+                try await transport.send(request, body: body, baseURL: baseURL, attempt: TransportAttempt(context, fallbackTimeout: timeout))
             } else {
                 try await send(request, body: body, baseURL: baseURL, context: context)
             }

@@ -4,146 +4,119 @@ import OpenAPIRuntime
 
 /// The non-generic core of every call, in the order it runs: build the request, run the chain
 /// (folded once, see ``CallChain``: redirects, coalescing, the app's middlewares, then the transport
-/// at its end), gather the body at the edge, validate. Decoding and the report are the generic
-/// shell's (`Client.swift`).
+/// at its end), read the body at the edge, validate. Each step fills in the one ``EndpointCall``;
+/// decoding and the ``Response`` are the generic shell's (`Client.swift`).
 extension Client {
-    /// A call from its endpoint to a validated response.
+    /// Runs a call from its endpoint's values to a validated response.
     @usableFromInline
-    func run(_ call: consuming EndpointCall, policy: CachePolicy) async throws(CourierError) -> ValidatedResponse {
-        try await run(call, policy: policy, destination: .memory)
-    }
-
-    /// A call from its endpoint to a validated response, a successful response's body going to
-    /// `destination`.
-    func run(
-        _ call: consuming EndpointCall, policy: CachePolicy, destination: BodyDestination, uploadProgress: ProgressReporter? = nil
-    ) async throws(CourierError) -> ValidatedResponse {
-        var prepared = try build(call, policy: policy)
-        prepared.uploadProgress = uploadProgress
-        if destination.isTransfer { prepared.deliverBody(to: destination) }
+    func run(_ call: consuming EndpointCall) async throws(CourierError) -> EndpointCall {
+        var call = call
+        try build(&call)
         do {
-            let outcome = try await runChain(prepared)
-            return try validated(outcome, prepared)
+            let context = try await context(of: call)
+            let answer = try await chain.run(call.request, try await requestBody(of: call), baseURL, context)
+            try await receive(answer, into: &call)
+            try validate(call)
+            return call
         } catch {
-            throw CourierError.from(transportError: error)
-                .filling(endpoint: prepared.context.endpoint, request: prepared.summary, redaction: configuration.redaction)
+            throw CourierError.from(transportError: error).filling(endpoint: call.name, request: summary(of: call), redaction: configuration.redaction)
         }
     }
 
-    /// A call's request, context and evidence, ready to send.
-    private struct PreparedCall: Sendable {
-        var built: BuiltRequest
-        var context: RequestContext
-        var summary: RequestSummary
-        var started: ContinuousClock.Instant
-        var destination = BodyDestination.memory
-        /// The user the call must be for (see ``EndpointCall/requiredIdentity``).
-        var requiredIdentity: CallIdentity?
-        /// Where an upload reports the bytes of its body as the transport reads them.
-        var uploadProgress: ProgressReporter?
+    // MARK: 1. Build
 
-        /// Makes the call a transfer whose successful body goes to `destination`. Its body is not
-        /// held in memory: the size limit is for bodies gathered to decode (it still bounds an
-        /// error status's body, at the edge).
-        mutating func deliverBody(to destination: BodyDestination) {
-            self.destination = destination
-            context.maximumBodySize = .max
-            context.isTransfer = true
-            if case .file(let download) = destination { context.download = download }
-        }
-    }
-
-    // MARK: 1. Build the request
-
-    /// The request and the context it runs in; a bad endpoint fails here, before any I/O.
-    private func build(_ call: borrowing EndpointCall, policy: CachePolicy) throws(CourierError) -> PreparedCall {
-        let started = ContinuousClock.now
+    /// The request and its body; a bad endpoint fails here, before any I/O.
+    private func build(_ call: inout EndpointCall) throws(CourierError) {
         let built = try buildRequest(for: call)
+        call.request = built.head
+        call.requestBody = built.body
+    }
+
+    /// What the chain's steps know of the call beyond its request, the user it is for among them.
+    /// Computed from the call: each of its facts lives there.
+    private func context(of call: EndpointCall) async throws(CourierError) -> RequestContext {
         var context = RequestContext(
-            endpoint: call.name,
-            cachePolicy: policy,
-            isIdempotent: call.isIdempotent,
-            timeout: call.timeout ?? configuration.timeout,
-            requiresAuthentication: call.requiresAuthentication
-        )
-        context.maximumBodySize = configuration.maximumBodySize
+            endpoint: call.name, cachePolicy: call.policy, isIdempotent: call.isIdempotent,
+            timeout: call.timeout ?? configuration.timeout, requiresAuthentication: call.requiresAuthentication)
+        context.destination = call.destination
+        // A transfer's body is not held in memory: the limit is for bodies gathered to decode (it
+        // still bounds an error status's body, at the edge).
+        context.maximumBodySize = call.destination.isTransfer ? .max : configuration.maximumBodySize
         context.pathTemplate = call.pathTemplate
         context.telemetry = configuration.telemetry
-        context.requestBodyIsSelfContained = built.body?.isSelfContained ?? true
+        context.requestBodyIsSelfContained = call.requestBody?.isSelfContained ?? true
         context.redaction = configuration.redaction
         context.origin = baseURL
         context.deliversOnlyToOrigin = call.deliversOnlyToOrigin
-        let summary = RequestSummary(
-            method: built.head.method, baseURL: baseURL, path: built.head.path, redaction: configuration.redaction
-        )
-        return PreparedCall(
-            built: built, context: context, summary: summary, started: started, requiredIdentity: call.requiredIdentity)
-    }
-
-    // MARK: 2. Run the chain
-
-    /// What the chain answered, its body read at the edge.
-    private struct CallOutcome: Sendable {
-        var head: HTTPResponse
-        /// Where the answer came from, how many attempts it took, why it was not retried.
-        var answer: Answer
-        var body = Data()
-        /// A transfer's body size (its bytes are in a file, not in ``body``).
-        var bodySize: Int64?
-        /// A streamed call's body, handed to the caller unread.
-        var stream: HTTPBody?
-    }
-
-    /// The call's context completed with who the call is for, then the chain, then the edge, the
-    /// one place a body is read whole: gathered within the size limit for a decoded call or an error
-    /// status, written to its file for a download, handed on as it is for a stream. The context
-    /// travels as a value: it is ``RequestContext/current`` only where the chain hands it to code of
-    /// the app's (a plain `ClientMiddleware` or `ClientTransport`).
-    private func runChain(_ call: PreparedCall) async throws -> CallOutcome {
-        var context = call.context
         // Who the call is for is read from the credential provider before any middleware runs, so
         // no order of middlewares can file one user's response under another.
         if let credentials {
-            context.identity = context.requiresAuthentication ? await CallIdentity.of(credentials) : .anonymous
+            context.identity = call.requiresAuthentication ? await CallIdentity.of(credentials) : .anonymous
         }
-        if let required = call.requiredIdentity, context.requiresAuthentication, context.identity != required {
+        if let required = call.requiredIdentity, call.requiresAuthentication, context.identity != required {
             throw CourierError(.anotherUserSignedIn, detail: "The call was made for another user than the one signed in")
         }
         // A step may keep running the chain after the call returned (a cache's revalidation); the
         // chain holds no client, so that work never keeps its own client alive.
         context.background = backgroundWork
-        let requestBody = try await call.built.body?.httpBody().reportingProgress(to: call.uploadProgress)
-        let answer = try await chain.run(call.built.head, requestBody, baseURL, context)
-        let (head, body) = (answer.response, answer.body)
-        guard head.status.kind == .successful, call.destination.isTransfer else {
-            return CallOutcome(head: head, answer: answer, body: try await collectResponseBody(body, of: head, limit: configuration.maximumBodySize))
+        return context
+    }
+
+    /// The request body as the chain takes it, reporting an upload's progress as it is read.
+    private func requestBody(of call: EndpointCall) async throws -> HTTPBody? {
+        try await call.requestBody?.httpBody().reportingProgress(to: call.uploadProgress)
+    }
+
+    // MARK: 2. The edge
+
+    /// The chain's answer read into the call: the one place a body is read whole, gathered within
+    /// the size limit for a decoded call or an error status, written to its file for a download,
+    /// handed on as it is for a stream.
+    private func receive(_ answer: Answer, into call: inout EndpointCall) async throws {
+        call.head = answer.response
+        call.source = answer.source
+        call.attempts = answer.attempts
+        call.notRetriedBecause = answer.notRetriedBecause
+        guard answer.response.status.kind == .successful else {
+            call.received = try await collectPrefix(answer.body, limit: configuration.maximumBodySize)
+            return
         }
-        var outcome = CallOutcome(head: head, answer: answer)
         switch call.destination {
-        case .memory: break
+        case .memory: call.received = try await collectBody(answer.body, limit: configuration.maximumBodySize)
         case .file(let download):
             // Written by the attempt that received it (see `ChainEnd`), unless a middleware answered.
-            if let body { try await download.receive(head, body: body) }
-            outcome.bodySize = try await download.complete()
-        case .caller: outcome.stream = body ?? HTTPBody()
+            if let body = answer.body { try await download.receive(answer.response, body: body) }
+            call.downloadedSize = try await download.complete()
+        case .caller: call.stream = answer.body ?? HTTPBody()
         }
-        return outcome
     }
 
     // MARK: 3. Validate
 
     /// The response checked: not cancelled meanwhile, an acceptable status, accepted by the validator.
-    private func validated(_ outcome: CallOutcome, _ call: PreparedCall) throws(CourierError) -> ValidatedResponse {
+    private func validate(_ call: EndpointCall) throws(CourierError) {
         // A call cancelled while the last bytes arrived must not report a success later.
         if Task.isCancelled { throw CourierError(.cancelled, detail: "The call was cancelled") }
-        let answer = outcome.answer
         try validate(
-            outcome.head, body: outcome.body, endpoint: call.context.endpoint, source: answer.source,
-            notRetriedBecause: answer.notRetriedBecause, checksContent: !call.destination.isTransfer,
-            deliversOnlyToOrigin: call.context.deliversOnlyToOrigin)
-        return ValidatedResponse(
-            head: outcome.head, body: outcome.body, request: call.summary, source: answer.source, attempts: answer.attempts,
-            started: call.started, bodySize: outcome.bodySize, stream: outcome.stream
-        )
+            call.head, body: call.received, endpoint: call.name, source: call.source,
+            notRetriedBecause: call.notRetriedBecause, checksContent: !call.destination.isTransfer,
+            deliversOnlyToOrigin: call.deliversOnlyToOrigin)
+    }
+
+    // MARK: The report
+
+    /// The call's method and redacted URL, for its response and its errors (redacted when read).
+    @usableFromInline
+    func summary(of call: EndpointCall) -> RequestSummary {
+        RequestSummary(method: call.request.method, baseURL: baseURL, path: call.request.path, redaction: configuration.redaction)
+    }
+
+    /// The response to a call that ran: the one place a ``Response`` is made.
+    @inlinable
+    func response<Value>(_ value: Value, of call: EndpointCall, bodySize: Int) -> Response<Value> {
+        Response(
+            value: value, head: call.head, request: summary(of: call), source: call.source,
+            duration: ContinuousClock.now - call.started, attempts: call.attempts, bodySize: bodySize,
+            redaction: configuration.redaction)
     }
 }

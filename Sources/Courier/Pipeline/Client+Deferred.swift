@@ -42,7 +42,7 @@ extension Client {
     /// - Throws: ``CourierError/Kind/invalidRequest`` for a request that can't be built or a body
     ///   that can't be read.
     package func deferredRequest(for endpoint: some Endpoint) async throws(CourierError) -> (request: DeferredRequest, body: DeferredBody?) {
-        let call = EndpointCall(endpoint)
+        let call = EndpointCall(endpoint, cachePolicy: .withoutCache, otherwise: .withoutCache)
         let built = try buildRequest(for: call, clientDefaults: false)
         let request = DeferredRequest(
             operationName: call.name, pathTemplate: call.pathTemplate, method: call.method, target: built.head.path ?? "/",
@@ -80,7 +80,7 @@ extension Client {
         _ deferred: DeferredRequest, body: RequestBody?, for identity: CallIdentity?
     ) async throws(CourierError) -> Response<Data> {
         let endpoint = DeferredEndpoint(deferred: deferred, body: body)
-        var call = EndpointCall(endpoint)
+        var call = EndpointCall(endpoint, cachePolicy: .followHTTP, otherwise: .followHTTP)
         var target = deferred.target
         if !configuration.commonQuery.isEmpty {
             target += (target.contains("?") ? "&" : "?") + encodeQuery(configuration.commonQuery)
@@ -90,8 +90,7 @@ extension Client {
         call.isIdempotent = true
         call.requiredIdentity = identity
         call.deliversOnlyToOrigin = true
-        let validated = try await run(call, policy: .followHTTP)
-        return try decode(validated, for: endpoint).response
+        return try decode(try await run(call), for: endpoint).response
     }
 }
 

@@ -41,13 +41,13 @@ extension Client {
 
     /// The error for a body the endpoint could not decode, with the response as evidence.
     @usableFromInline
-    func decodingFailure(_ error: any Error, endpoint: String, response: ValidatedResponse) -> CourierError {
-        let head = response.head
+    func decodingFailure(_ error: any Error, of call: EndpointCall) -> CourierError {
+        let (head, endpoint) = (call.head, call.name)
         let failure: CourierError
         if let envelope = error as? EnvelopeFailure {
             failure = CourierError(
                 .envelope, detail: "The response envelope reported an error (code \(envelope.code ?? "none"))",
-                serverMessage: envelope.message, status: head.status, responseHeaders: head.headerFields, body: response.body,
+                serverMessage: envelope.message, status: head.status, responseHeaders: head.headerFields, body: call.received,
                 underlying: envelope
             )
         } else if let error = error as? CourierError {
@@ -58,10 +58,10 @@ extension Client {
             let hint = isHTML ? " (the answer is an HTML page: a Wi-Fi sign-in page, a proxy's or an error page?)" : ""
             failure = CourierError(
                 .decodingFailed, detail: "\(endpoint): \(describeDecodingFailure(error))\(hint)",
-                status: head.status, responseHeaders: head.headerFields, body: response.body, underlying: error
+                status: head.status, responseHeaders: head.headerFields, body: call.received, underlying: error
             )
         }
-        return failure.filling(endpoint: endpoint, request: response.request, redaction: configuration.redaction)
+        return failure.filling(endpoint: endpoint, request: summary(of: call), redaction: configuration.redaction)
     }
 }
 

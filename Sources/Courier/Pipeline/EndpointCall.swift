@@ -1,14 +1,19 @@
 import Foundation
 import HTTPTypes
+import OpenAPIRuntime
 
-/// What a call needs from an endpoint, read once: everything but decoding.
+/// One call of an endpoint: the one value its steps fill in, from the endpoint's values to the
+/// validated response the generic shell decodes.
 ///
-/// A call is split into a small generic shell (read these values, decode the body), which is
-/// `@inlinable` so an app's module specializes it for its own endpoint types, and a non-generic core
-/// (build, middleware chain, transport, validation) compiled once in Courier. Unspecialized generic
-/// code pays for every property read and value copy through witness tables and runtime metadata.
+/// A call is split into a small generic shell (read the endpoint's values, decode the body), which
+/// is `@inlinable` so an app's module specializes it for its own endpoint types, and a non-generic
+/// core (build, middleware chain, transport, validation) compiled once in Courier. Unspecialized
+/// generic code pays for every property read and value copy through witness tables and runtime
+/// metadata.
 @usableFromInline
 struct EndpointCall: Sendable {
+    // MARK: The endpoint's values, read once
+
     @usableFromInline var name: String
     @usableFromInline var pathTemplate: String
     @usableFromInline var method: HTTPRequest.Method
@@ -23,15 +28,47 @@ struct EndpointCall: Sendable {
     /// A path and query relative to the base URL, already encoded, sent instead of ``path``, ``query``
     /// and query-placed ``parameters`` (the next page a server linked to).
     @usableFromInline var target: String? = nil
-    /// The user the call must be made for (an outbox's write): when another user, or nobody, is
+
+    // MARK: How it runs, chosen by its entry point
+
+    /// The cache policy in force: the call's, else the endpoint's, else the client's.
+    @usableFromInline var policy: CachePolicy
+    /// Where a successful response's body goes: memory to decode, a file, or the caller unread.
+    var destination = BodyDestination.memory
+    /// Where an upload reports the bytes of its body as the transport reads them.
+    var uploadProgress: ProgressReporter?
+    /// The user the call must be made for (a deferred write): when another user, or nobody, is
     /// signed in as it starts, it fails with `anotherUserSignedIn` instead of sending their credentials.
     var requiredIdentity: CallIdentity? = nil
     /// Whether the call's write goes only to its origin (see ``RequestContext/deliversOnlyToOrigin``).
     var deliversOnlyToOrigin = false
 
-    /// Reads an endpoint's values.
+    // MARK: Filled in as it runs
+
+    /// When the call began (a response's duration runs from here to its decoded value).
+    @usableFromInline var started = ContinuousClock.now
+    /// The request, once built: its method from the start, then its path, query and header fields.
+    @usableFromInline var request: HTTPRequest
+    /// The request body, once built.
+    var requestBody: BuiltBody?
+    /// The response head, once the chain answered.
+    @usableFromInline var head = HTTPResponse(status: .ok)
+    /// Where the response came from: the network unless a cache answered.
+    @usableFromInline var source = ResponseSource.network
+    /// How many times the transport was called for it.
+    @usableFromInline var attempts = 0
+    /// Why a status a retry would have retried was not; the status's error says so.
+    var notRetriedBecause: String?
+    /// The response body read at the edge: a decoded call's, or an error status's evidence.
+    @usableFromInline var received = Data()
+    /// A download's body size (its bytes are in its file).
+    var downloadedSize: Int64?
+    /// A streamed call's body, handed to the caller unread.
+    var stream: HTTPBody?
+
+    /// Reads an endpoint's values; its cache policy is `cachePolicy`, else the endpoint's, else `fallback`.
     @inlinable
-    init(_ endpoint: some Endpoint) {
+    init(_ endpoint: some Endpoint, cachePolicy: CachePolicy?, otherwise fallback: CachePolicy) {
         name = endpoint.operationName
         method = endpoint.method
         path = endpoint.path
@@ -43,6 +80,8 @@ struct EndpointCall: Sendable {
         timeout = endpoint.timeout
         isIdempotent = endpoint.isIdempotent
         requiresAuthentication = endpoint.requiresAuthentication
+        policy = cachePolicy ?? endpoint.cachePolicy ?? fallback
+        request = HTTPRequest(method: method, scheme: nil, authority: nil, path: nil)
         if let key = endpoint.idempotencyKey { add(key) }
     }
 }

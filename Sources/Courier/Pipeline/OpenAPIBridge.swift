@@ -27,7 +27,7 @@ extension RequestContext {
     /// The context of a call that has none (a generated client's, without one set by the app): it
     /// carries only what a middleware marks on it for the steps below.
     package static func carryingMarksOnly(operationID: String) -> RequestContext {
-        var context = RequestContext(endpoint: operationID, cachePolicy: .withoutCache, isIdempotent: false, timeout: .seconds(60))
+        var context = RequestContext(endpoint: operationID, cachePolicy: .withoutCache, isIdempotent: false, timeout: Client.Configuration.defaultTimeout)
         context.carriesMarksOnly = true
         return context
     }

@@ -132,6 +132,6 @@ extension Client {
 extension Client {
     /// The path and query an endpoint is sent to, relative to ``baseURL`` (for the cache's keys).
     package func requestPath(for endpoint: some Endpoint) throws(CourierError) -> String {
-        try buildRequest(for: EndpointCall(endpoint)).head.path ?? "/"
+        try buildRequest(for: EndpointCall(endpoint, cachePolicy: nil, otherwise: configuration.cachePolicy)).head.path ?? "/"
     }
 }

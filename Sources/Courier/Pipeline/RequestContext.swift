@@ -66,13 +66,17 @@ public struct RequestContext: Sendable {
     /// its report down the chain of a generated client's call that had none: the steps that choose
     /// their own defaults outside a Courier client read ``described`` instead (`OpenAPIBridge.swift`).
     package var carriesMarksOnly = false
+    /// Where a successful response's body goes: memory to decode, a download's file, or the caller.
+    var destination = BodyDestination.memory
     /// Whether the call is a transfer (``Client/download(_:to:resumingFrom:cachePolicy:progress:)``, ``Client/bytes(for:)``):
     /// its body is not gathered, so a transport hands the head over at once, and ``timeout`` is an
     /// idle timeout (no bytes either way for that long), not a deadline for the whole response.
-    package var isTransfer = false
+    package var isTransfer: Bool { destination.isTransfer }
     /// The file a download writes: each attempt's successful body goes there as it arrives (so a
     /// retry can resume it), not up the chain.
-    package var download: FileDownload?
+    package var download: FileDownload? {
+        if case .file(let download) = destination { download } else { nil }
+    }
     /// Whether the request body needs nothing else to run to be read (bytes, a file, a form), so a
     /// transport may read it on a thread of its own (see ``URLSessionTransport``).
     package var requestBodyIsSelfContained = true

@@ -30,7 +30,7 @@ package struct TransportAttempt: Sendable {
 
     /// The attempt of the call `context` describes, starting now; outside a Courier client (no
     /// context), one with `fallbackTimeout`, no size limit, and a body that is sent once.
-    package init(_ context: RequestContext?, fallbackTimeout: Duration = .seconds(60)) {
+    package init(_ context: RequestContext?, fallbackTimeout: Duration = Client.Configuration.defaultTimeout) {
         deadline = Deadline(timeout: context?.timeout ?? fallbackTimeout)
         isTransfer = context?.isTransfer ?? false
         maximumBodySize = context?.maximumBodySize ?? .max
