@@ -98,7 +98,7 @@ public struct AsyncHTTPClientTransport: CourierTransport {
     }
 
     /// Sends one attempt of a call; see ``send(_:body:baseURL:operationID:)``.
-    package func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, attempt: TransportAttempt) async throws -> (HTTPResponse, HTTPBody?) {
+    package func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, attempt: TransportAttempt) async throws -> Answer {
         let (deadline, isTransfer) = (attempt.deadline, attempt.isTransfer)
         let (outgoing, replayable) = try await makeRequest(request, body: body, baseURL: baseURL)
         do {
@@ -120,7 +120,7 @@ public struct AsyncHTTPClientTransport: CourierTransport {
     /// A request with a body gets a backstop at its deadline (see `ResponseStream`).
     private func start(
         _ request: HTTPClient.Request, method: HTTPRequest.Method, hasBody: Bool, isTransfer: Bool, deadline: Deadline
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> Answer {
         let stream = ResponseStream(
             waitsForSmallBodies: !isTransfer, backstop: hasBody && !isTransfer ? deadline : nil, idleTimeout: isTransfer ? deadline : nil)
         // AsyncHTTPClient's default event loop preference: pinning the delegate and the connection to
@@ -136,12 +136,12 @@ public struct AsyncHTTPClientTransport: CourierTransport {
         let length: HTTPBody.Length = announced.map { .known($0) } ?? .unknown
         let body = HTTPBody(ResponseBodyChunks(stream, deadline: deadline), length: length, iterationBehavior: .single)
         guard decoding != .none, responseHasBody, let format = ContentDecoding.coding(of: response.headerFields[.contentEncoding]) else {
-            return (response, body)
+            return Answer(response: response, body: body)
         }
         response.headerFields[.contentEncoding] = nil
         response.headerFields[.contentLength] = nil
-        guard decoding == .byTransport else { return (response, body) }
-        return (response, ContentDecoding.decoded(body, format: format, ratioLimit: Self.decompressionRatioLimit))
+        guard decoding == .byTransport else { return Answer(response: response, body: body) }
+        return Answer(response: response, body: ContentDecoding.decoded(body, format: format, ratioLimit: Self.decompressionRatioLimit))
     }
 
     /// Whether a request failed because its connection closed before any answer came.

@@ -1,6 +1,8 @@
 import Courier
 import CourierTesting
 import Foundation
+import HTTPTypes
+import OpenAPIRuntime
 import Testing
 
 /// Every body read on the way is bounded, and the one deadline fails the way a transport's does.
@@ -72,5 +74,21 @@ import Testing
         let error = await #expect(throws: CourierError.self) { try await client.send(Page()) }
         #expect(error?.status == .badGateway)
         #expect(error?.bodySnippet?.count == CourierError.snippetLimit + 1)
+    }
+
+    /// A body an answer holds whole (URLSession's, gathered) reaches the edge as it is, within
+    /// the same limit as a body read there; replacing the body forgets the bytes.
+    @Test func aBodyHeldWholeIsTakenAsItIsWithinTheSameLimit() async throws {
+        let bytes = Data(repeating: 7, count: 100)
+        let ok = Answer(response: HTTPResponse(status: .ok), whole: bytes)
+        #expect(try await collectResponseBody(of: ok, limit: 100) == bytes)
+        let error = await #expect(throws: CourierError.self) { try await collectResponseBody(of: ok, limit: 99) }
+        #expect(error?.kind == .bodyTooLarge)
+        let failed = Answer(response: HTTPResponse(status: .badGateway), whole: bytes)
+        #expect(try await collectResponseBody(of: failed, limit: 10) == bytes.prefix(10))
+        var replaced = ok
+        replaced.body = HTTPBody("other")
+        #expect(replaced.whole == nil)
+        #expect(try await collectResponseBody(of: replaced, limit: 100) == Data("other".utf8))
     }
 }

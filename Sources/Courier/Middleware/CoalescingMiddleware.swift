@@ -57,7 +57,7 @@ package struct CoalescingMiddleware: CourierMiddleware {
             joined = true
             switch try await call.outcome() {
             case .response(let shared):
-                return Answer(response: shared.head, body: HTTPBody(shared.body), source: shared.source, attempts: shared.attempts)
+                return Answer(response: shared.head, whole: shared.body, source: shared.source, attempts: shared.attempts)
             case .sendYourOwn:
                 return try await next(request, body, baseURL, context)
             case .askAgain:
@@ -91,13 +91,13 @@ package struct CoalescingMiddleware: CourierMiddleware {
                 call.finish(.success(.sendYourOwn))
                 return answer
             }
-            let data = try await collectResponseBody(answer.body, of: answer.response, limit: limit)
+            let data = try await collectResponseBody(of: answer, limit: limit)
             let shared = SharedResponse(head: answer.response, body: data, source: answer.source, attempts: answer.attempts)
             calls.remove(key, call)
             call.finish(.success(.response(shared)))
-            var whole = answer
-            whole.body = HTTPBody(data)
-            return whole
+            var read = answer
+            read.whole = data
+            return read
         } catch {
             calls.remove(key, call)
             // A cancelled leader's request ended with it: the callers still waiting share a new one.

@@ -64,10 +64,12 @@ public struct LoggingMiddleware: ClientMiddleware, CourierMiddleware {
             metadata["courier.headers"] = "\(describe(response.headerFields, redaction))"
             // Only a body announced within the limit is read (and handed on as bytes: a stream can
             // be read once); any other streams past untouched.
-            if logsBodies, let body = answer.body, case .known(let length) = body.length, length <= bodyLimit {
+            if logsBodies, let whole = answer.whole, whole.count <= bodyLimit {
+                metadata["courier.body"] = "\(CourierError.snippet(of: whole))"
+            } else if logsBodies, let body = answer.body, case .known(let length) = body.length, length <= bodyLimit {
                 let data = try await Data(collecting: body, upTo: bodyLimit)
                 metadata["courier.body"] = "\(CourierError.snippet(of: data))"
-                answer.body = HTTPBody(data)
+                answer.whole = data
             }
             logger.debug("response", metadata: metadata)
             return answer

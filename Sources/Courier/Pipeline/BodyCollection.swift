@@ -24,6 +24,15 @@ package func collectResponseBody(_ body: HTTPBody?, of head: HTTPResponse, limit
     head.status.kind == .successful ? try await collectBody(body, limit: limit) : try await collectPrefix(body, limit: limit)
 }
 
+/// An answer's body in memory, as ``collectResponseBody(_:of:limit:)`` reads it: a body the
+/// answer holds whole is taken as it is (no copy), within the same limit.
+package func collectResponseBody(of answer: Answer, limit: Int) async throws -> Data {
+    guard let whole = answer.whole else { return try await collectResponseBody(answer.body, of: answer.response, limit: limit) }
+    guard whole.count > limit else { return whole }
+    guard answer.response.status.kind != .successful else { throw CourierError.bodyTooLarge(limit: limit, size: whole.count) }
+    return whole.prefix(limit)
+}
+
 /// A request body gathered into memory for a transport that sends it whole, failing with
 /// ``CourierError/Kind/invalidRequest`` past `limit` bytes; nil without a body.
 package func gatherRequestBody(_ body: HTTPBody?, limit: Int) async throws -> Data? {

@@ -72,7 +72,7 @@ struct ChainEnd: Sendable {
         // `Answer.credentials`); by the call's list, which a cache above may have added its own to.
         let credentials = SentCredentials(request.headerFields, redaction: context.redaction)
         do {
-            let (response, responseBody) = if let download = context.download {
+            var answer = if let download = context.download {
                 try await download.attempt(request) { request in try await send(request, body: body, baseURL: baseURL, context: context) }
             } else if let transport = courierTransport {
                 // Most calls: a Courier transport bounds the attempt itself.
@@ -80,7 +80,8 @@ struct ChainEnd: Sendable {
             } else {
                 try await send(request, body: body, baseURL: baseURL, context: context)
             }
-            return Answer(response: response, body: responseBody, source: .network, attempts: 1, credentials: credentials)
+            (answer.source, answer.attempts, answer.credentials) = (.network, 1, credentials)
+            return answer
         } catch {
             // The request as sent: a middleware may have changed it.
             var failure = CourierError.from(transportError: error)
@@ -104,7 +105,7 @@ struct ChainEnd: Sendable {
     /// The transport's answer to one request. A ``CourierTransport`` is handed the attempt and
     /// bounds it itself, its body streaming on; any other transport (which may read the context as
     /// ``RequestContext/current``) is bounded here, its body read within the timeout.
-    private func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext) async throws -> (HTTPResponse, HTTPBody?) {
+    private func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext) async throws -> Answer {
         if let transport = courierTransport {
             let attempt = TransportAttempt(context, fallbackTimeout: timeout)
             return try await transport.send(request, body: body, baseURL: baseURL, attempt: attempt)
@@ -117,6 +118,6 @@ struct ChainEnd: Sendable {
                 return (head, try await collectResponseBody(responseBody, of: head, limit: limit))
             }
         }
-        return (head, HTTPBody(data))
+        return Answer(response: head, whole: data)
     }
 }

@@ -11,10 +11,12 @@ extension Client {
     @usableFromInline
     func run(_ call: consuming EndpointCall) async throws(CourierError) -> EndpointCall {
         var call = call
-        try build(&call)
+        // A bad endpoint fails here, before any I/O.
+        let built = try buildRequest(for: call)
+        (call.request, call.requestBody) = (built.head, built.body)
         do {
             let context = try await context(of: call)
-            let answer = try await chain.run(call.request, try await requestBody(of: call), baseURL, context)
+            let answer = try await chain.run(built.head, try await requestBody(of: call), baseURL, context)
             try await receive(answer, into: &call)
             try validate(call)
             return call
@@ -23,14 +25,7 @@ extension Client {
         }
     }
 
-    // MARK: 1. Build
-
-    /// The request and its body; a bad endpoint fails here, before any I/O.
-    private func build(_ call: inout EndpointCall) throws(CourierError) {
-        let built = try buildRequest(for: call)
-        call.request = built.head
-        call.requestBody = built.body
-    }
+    // MARK: 1. Before the chain
 
     /// What the chain's steps know of the call beyond its request, the user it is for among them.
     /// Computed from the call: each of its facts lives there.
@@ -73,16 +68,16 @@ extension Client {
     /// the size limit for a decoded call or an error status, written to its file for a download,
     /// handed on as it is for a stream.
     private func receive(_ answer: Answer, into call: inout EndpointCall) async throws {
-        call.head = answer.response
+        call.answeredHead = answer.response
         call.source = answer.source
         call.attempts = answer.attempts
         call.notRetriedBecause = answer.notRetriedBecause
-        guard answer.response.status.kind == .successful else {
-            call.received = try await collectPrefix(answer.body, limit: configuration.maximumBodySize)
+        guard answer.response.status.kind == .successful, call.destination.isTransfer else {
+            call.received = try await collectResponseBody(of: answer, limit: configuration.maximumBodySize)
             return
         }
         switch call.destination {
-        case .memory: call.received = try await collectBody(answer.body, limit: configuration.maximumBodySize)
+        case .memory: break
         case .file(let download):
             // Written by the attempt that received it (see `ChainEnd`), unless a middleware answered.
             if let body = answer.body { try await download.receive(answer.response, body: body) }
@@ -108,7 +103,7 @@ extension Client {
     /// The call's method and redacted URL, for its response and its errors (redacted when read).
     @usableFromInline
     func summary(of call: EndpointCall) -> RequestSummary {
-        RequestSummary(method: call.request.method, baseURL: baseURL, path: call.request.path, redaction: configuration.redaction)
+        RequestSummary(method: call.method, baseURL: baseURL, path: call.request?.path, redaction: configuration.redaction)
     }
 
     /// The response to a call that ran: the one place a ``Response`` is made.

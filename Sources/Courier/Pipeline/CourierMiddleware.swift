@@ -42,8 +42,25 @@ package protocol CourierMiddleware: ClientMiddleware {
 package struct Answer: Sendable {
     /// The response head.
     package var response: HTTPResponse
-    /// The response body.
-    package var body: HTTPBody?
+    /// The response body. Read from a body held ``whole``, it is a new `HTTPBody` of those bytes;
+    /// set, it replaces them.
+    package var body: HTTPBody? {
+        get {
+            switch content {
+            case .whole(let data): HTTPBody(data)
+            case .streaming(let body): body
+            }
+        }
+        set { content = .streaming(newValue) }
+    }
+    /// The body when it is in memory as it came (gathered by URLSession, read by a step above the
+    /// transport), which the client's edge takes as it is instead of reading ``body`` into memory
+    /// again. Set, it replaces the body (nil: no body).
+    package var whole: Data? {
+        get { if case .whole(let data) = content { data } else { nil } }
+        set { content = newValue.map(Content.whole) ?? .streaming(nil) }
+    }
+    private var content: Content
     /// Where the response came from: the network unless a cache answered.
     package var source: ResponseSource
     /// How many times the transport was called for it.
@@ -62,10 +79,24 @@ package struct Answer: Sendable {
 
     package init(response: HTTPResponse, body: HTTPBody?, source: ResponseSource, attempts: Int, credentials: SentCredentials = .absent) {
         self.response = response
-        self.body = body
+        self.content = .streaming(body)
         self.source = source
         self.attempts = attempts
         self.credentials = credentials
+    }
+
+    /// An answer whose body is whole in memory, handed up as it is.
+    package init(response: HTTPResponse, whole: Data, source: ResponseSource = .network, attempts: Int = 0) {
+        self.response = response
+        self.content = .whole(whole)
+        self.source = source
+        self.attempts = attempts
+    }
+
+    /// A body in memory, or one to read.
+    private enum Content: Sendable {
+        case whole(Data)
+        case streaming(HTTPBody?)
     }
 }
 

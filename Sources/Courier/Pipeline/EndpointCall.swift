@@ -47,12 +47,13 @@ struct EndpointCall: Sendable {
 
     /// When the call began (a response's duration runs from here to its decoded value).
     @usableFromInline var started = ContinuousClock.now
-    /// The request, once built: its method from the start, then its path, query and header fields.
-    @usableFromInline var request: HTTPRequest
+    /// The request, once built. (Unset fields are nil, not placeholders: a request or response
+    /// head allocates, and a small call's allocations are counted.)
+    var request: HTTPRequest?
     /// The request body, once built.
     var requestBody: BuiltBody?
     /// The response head, once the chain answered.
-    @usableFromInline var head = HTTPResponse(status: .ok)
+    var answeredHead: HTTPResponse?
     /// Where the response came from: the network unless a cache answered.
     @usableFromInline var source = ResponseSource.network
     /// How many times the transport was called for it.
@@ -81,7 +82,9 @@ struct EndpointCall: Sendable {
         isIdempotent = endpoint.isIdempotent
         requiresAuthentication = endpoint.requiresAuthentication
         policy = cachePolicy ?? endpoint.cachePolicy ?? fallback
-        request = HTTPRequest(method: method, scheme: nil, authority: nil, path: nil)
         if let key = endpoint.idempotencyKey { add(key) }
     }
+
+    /// The response head of a call that ran: what ``Client/run(_:)`` returns has one.
+    @usableFromInline var head: HTTPResponse { answeredHead ?? HTTPResponse(status: .internalServerError) }
 }

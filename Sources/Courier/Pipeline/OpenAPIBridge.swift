@@ -140,12 +140,13 @@ extension CourierTransport {
     /// was sent with, whichever middleware between them added those.
     package func sendOutsideClient(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, HTTPBody?) {
         let context = RequestContext.current
-        let (response, responseBody) = try await send(request, body: body, baseURL: baseURL, attempt: TransportAttempt(context?.described))
+        var answer = try await send(request, body: body, baseURL: baseURL, attempt: TransportAttempt(context?.described))
         if let context {
-            let credentials = SentCredentials(request.headerFields, redaction: context.redaction)
-            context.report.record(Answer(response: response, body: responseBody, source: .network, attempts: 1, credentials: credentials))
+            answer.attempts = 1
+            answer.credentials = SentCredentials(request.headerFields, redaction: context.redaction)
+            context.report.record(answer)
         }
-        return (response, responseBody)
+        return (answer.response, answer.body)
     }
 }
 

@@ -11,17 +11,19 @@ extension FileDownload {
     /// version of the file, starts the download over once from byte 0. Hands back an unsuccessful
     /// response as it is.
     package func attempt(
-        _ request: HTTPRequest, send: (HTTPRequest) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        var (head, body) = try await send(self.request(for: request))
-        if head.status.code == 416 || head.status.code == 206 && !continues(head), restart() {
+        _ request: HTTPRequest, send: (HTTPRequest) async throws -> Answer
+    ) async throws -> Answer {
+        var answer = try await send(self.request(for: request))
+        let status = answer.response.status
+        if status.code == 416 || status.code == 206 && !continues(answer.response), restart() {
             // The bytes on disk are no longer a prefix of this file (it shrank, or the server or a
             // proxy ignored `If-Range` and sent another version's bytes): start over.
-            (head, body) = try await send(self.request(for: request))
+            answer = try await send(self.request(for: request))
         }
-        guard head.status.kind == .successful else { return (head, body) }
-        try await receive(head, body: body)
-        return (head, nil)
+        guard answer.response.status.kind == .successful else { return answer }
+        try await receive(answer.response, body: answer.body)
+        answer.body = nil
+        return answer
     }
 
     /// `request`, asking only for the missing bytes when some are on disk with a validator.

@@ -67,7 +67,7 @@ public struct URLSessionTransport: CourierTransport {
     }
 
     /// Sends one attempt of a call; see ``send(_:body:baseURL:operationID:)``.
-    package func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, attempt: TransportAttempt) async throws -> (HTTPResponse, HTTPBody?) {
+    package func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, attempt: TransportAttempt) async throws -> Answer {
         let deadline = attempt.deadline
         let isTransfer = attempt.isTransfer
         var urlRequest = try makeURLRequest(request, baseURL: baseURL)
@@ -82,7 +82,11 @@ public struct URLSessionTransport: CourierTransport {
             let (urlResponse, responseBody) = try await performResendingOnce(
                 urlRequest, upload: upload, attempt: attempt)
             upload?.close()
-            return (try makeResponse(urlResponse), responseBody)
+            let head = try makeResponse(urlResponse)
+            return switch responseBody {
+            case .whole(let data): Answer(response: head, whole: data)
+            case .streamed(let body): Answer(response: head, body: body)
+            }
         } catch {
             // The body's own failure (a file that shrank or changed) explains the task's better than
             // URLSession can; read before closing, which lets go of the streams that hold it.

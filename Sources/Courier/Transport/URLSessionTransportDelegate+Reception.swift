@@ -8,7 +8,13 @@ extension URLSessionTransportDelegate {
     /// One task's response and body as they arrive, and the continuation they end in: the whole
     /// body gathered within the limit, or, for a transfer, the head at once and the body as a stream.
     final class Reception: Sendable {
-        typealias Reply = (URLResponse, HTTPBody)
+        typealias Reply = (URLResponse, Body)
+
+        /// A body as the reception hands it over: gathered, or streamed as it arrives.
+        enum Body: Sendable {
+            case whole(Data)
+            case streamed(HTTPBody)
+        }
 
         private struct State {
             var continuation: CheckedContinuation<Reply, any Error>?
@@ -125,7 +131,7 @@ extension URLSessionTransportDelegate {
                 defer { state.continuation = nil }
                 return state.continuation
             }
-            continuation?.resume(returning: (response, buffer.body(length: announced.map { .known(Int64($0)) } ?? .unknown)))
+            continuation?.resume(returning: (response, .streamed(buffer.body(length: announced.map { .known(Int64($0)) } ?? .unknown))))
             return true
         }
 
@@ -167,13 +173,13 @@ extension URLSessionTransportDelegate {
                 }
                 let result: Result<Reply, any Error>
                 if state.prefixComplete, let response = state.response {
-                    result = .success((response, HTTPBody(state.body?.data ?? Data())))
+                    result = .success((response, .whole(state.body?.data ?? Data())))
                 } else if let failure = state.failure {
                     result = .failure(failure)
                 } else if let error {
                     result = .failure(CourierError.from(transportError: error))
                 } else if let response = state.response ?? response {
-                    result = .success((response, HTTPBody(state.body?.data ?? Data())))
+                    result = .success((response, .whole(state.body?.data ?? Data())))
                 } else {
                     result = .failure(CourierError(.invalidResponse, detail: "URLSession returned no response"))
                 }
