@@ -117,3 +117,10 @@ extension CourierError {
         return CourierError(.bodyTooLarge, detail: "\(what) exceeds the limit of \(limit) bytes")
     }
 }
+
+extension HTTPBody {
+    /// The announced length, if any.
+    var knownLength: Int64? {
+        if case .known(let length) = length { length } else { nil }
+    }
+}

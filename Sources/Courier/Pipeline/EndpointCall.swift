@@ -88,3 +88,18 @@ struct EndpointCall: Sendable {
     /// The response head of a call that ran: what ``Client/run(_:)`` returns has one.
     @usableFromInline var head: HTTPResponse { answeredHead ?? HTTPResponse(status: .internalServerError) }
 }
+
+/// Where a successful response's body goes at the client's edge.
+enum BodyDestination: Sendable {
+    /// Gathered in memory to decode, within the size limit.
+    case memory
+    /// Streamed into a file.
+    case file(FileDownload)
+    /// Handed to the caller as it arrives.
+    case caller
+
+    /// Whether the body bypasses memory (and so coalescing, the size limit and the response validator).
+    var isTransfer: Bool {
+        if case .memory = self { false } else { true }
+    }
+}

@@ -90,9 +90,10 @@ extension RequestContext {
     /// the closure; of several, the report tells of the last to answer.
     public static func reporting<T>(_ call: () async throws -> T) async rethrows -> (T, CallReport) {
         var context = current ?? .carryingMarksOnly(operationID: "")
-        context.report = Report()
+        let report = Report()
+        context.report = report
         let value = try await $current.withValue(context) { try await call() }
-        return (value, CallReport(source: context.report.source, attempts: context.report.attempts))
+        return (value, CallReport(source: report.source, attempts: report.attempts))
     }
 }
 
@@ -120,15 +121,16 @@ extension CourierMiddleware {
             try await intercept(request, body: body, baseURL: baseURL, context: context) { request, body, baseURL, below in
                 // A report of this request's own: another call under the same context has its own.
                 var below = below
-                below.report = RequestContext.Report()
+                let report = RequestContext.Report()
+                below.report = report
                 let (response, responseBody) = try await RequestContext.$current.withValue(below) { try await next(request, body, baseURL) }
                 // What the steps below recorded; nothing when no Courier step or transport is there.
-                var answer = below.report.answer(response: response, body: responseBody)
+                var answer = report.answer(response: response, body: responseBody)
                 answer.credentials = answer.credentials.and(SentCredentials(request.headerFields, redaction: below.redaction))
                 return answer
             }
         }
-        outer?.report.record(answer)
+        outer?.report?.record(answer)
         return (answer.response, answer.body)
     }
 }
@@ -144,7 +146,7 @@ extension CourierTransport {
         if let context {
             answer.attempts = 1
             answer.credentials = SentCredentials(request.headerFields, redaction: context.redaction)
-            context.report.record(answer)
+            context.report?.record(answer)
         }
         return (answer.response, answer.body)
     }
@@ -160,12 +162,14 @@ extension CallChain {
         let below = Locked<Answer?>(nil)
         let (response, responseBody) = try await RequestContext.$current.withValue(context) {
             try await step.intercept(request, body: body, baseURL: baseURL, operationID: context.endpoint) { request, body, baseURL in
-                var answer = try await next(request, body, baseURL, RequestContext.current ?? context)
+                let current = RequestContext.current ?? context
+                var answer = try await next(request, body, baseURL, current)
                 below.withLock { earlier in
                     answer.attempts += earlier?.attempts ?? 0
                     earlier = answer
                 }
-                context.report.record(answer)
+                // For the step's own `RequestContext.reporting(_:)` around its `next`.
+                current.report?.record(answer)
                 return (answer.response, answer.body)
             }
         }

@@ -41,8 +41,9 @@ public struct RequestContext: Sendable {
     /// generated client's chain pass it up (its `next` returns a bare response). Copies of a
     /// context share one report: each Courier step gives the steps below it a report of their own,
     /// so calls made at once under one context never share one; ``reporting(_:)`` hands the
-    /// caller its call's. Part of the bridge to swift-openapi-runtime (`OpenAPIBridge.swift`).
-    package var report: Report
+    /// caller its call's; nil where nobody will read one (a ``Client``'s call, whose steps answer
+    /// with an `Answer`). Part of the bridge to swift-openapi-runtime (`OpenAPIBridge.swift`).
+    package var report: Report?
     /// Where a step may start work that outlives the call, running `next` again (the cache
     /// revalidates a stale response so). Nil where `next` ends with the call: in a generated
     /// client's chain, and in work already in the background.
@@ -85,11 +86,11 @@ public struct RequestContext: Sendable {
     /// origin, and a `303` says it was taken (see ``RedirectMiddleware``).
     package var deliversOnlyToOrigin = false
 
-    /// A copy for work a step starts in the ``background``: a report of its own (the caller's must
-    /// not take its answer), and no background work of its own.
+    /// A copy for work a step starts in the ``background``: no report (the caller's must not take
+    /// its answer), and no background work of its own.
     package var inBackground: RequestContext {
         var copy = self
-        copy.report = Report()
+        copy.report = nil
         copy.background = nil
         return copy
     }
@@ -109,6 +110,5 @@ public struct RequestContext: Sendable {
         self.isIdempotent = isIdempotent
         self.timeout = timeout
         self.requiresAuthentication = requiresAuthentication
-        self.report = Report()
     }
 }

@@ -74,8 +74,8 @@ import Testing
         #expect(stale.response.status == .ok)
     }
 
-    /// An app's own `ClientMiddleware` above the cache reads the answer's source in the context's
-    /// report, once its `next` has returned.
+    /// An app's own `ClientMiddleware` above the cache reads the answer's source in the report of
+    /// `RequestContext.reporting(_:)` around its `next`.
     @Test func anAppsClientMiddlewareReadsTheSourceInTheReport() async throws {
         let seen = Locked<[ResponseSource]>([])
         let client = Client(
@@ -125,8 +125,8 @@ import Testing
             _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
             next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
         ) async throws -> (HTTPResponse, HTTPBody?) {
-            let answer = try await next(request, body, baseURL)
-            seen.withLock { $0.append(RequestContext.current?.report.source ?? .network) }
+            let (answer, report) = try await RequestContext.reporting { try await next(request, body, baseURL) }
+            seen.withLock { $0.append(report.source) }
             return answer
         }
     }
