@@ -11,12 +11,10 @@ extension Client {
     @usableFromInline
     func run(_ call: consuming EndpointCall) async throws(CourierError) -> EndpointCall {
         var call = call
-        // A bad endpoint fails here, before any I/O.
-        let built = try buildRequest(for: call)
-        (call.request, call.requestBody) = (built.head, built.body)
+        let request = try build(&call)
         do {
             let context = try await context(of: call)
-            let answer = try await chain.run(built.head, try await requestBody(of: call), baseURL, context)
+            let answer = try await chain.run(request, try await requestBody(of: call), baseURL, context)
             try await receive(answer, into: &call)
             try validate(call)
             return call

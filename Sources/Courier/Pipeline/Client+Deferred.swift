@@ -42,12 +42,12 @@ extension Client {
     /// - Throws: ``CourierError/Kind/invalidRequest`` for a request that can't be built or a body
     ///   that can't be read.
     package func deferredRequest(for endpoint: some Endpoint) async throws(CourierError) -> (request: DeferredRequest, body: DeferredBody?) {
-        let call = EndpointCall(endpoint, cachePolicy: .withoutCache, otherwise: .withoutCache)
-        let built = try buildRequest(for: call, clientDefaults: false)
+        var call = EndpointCall(endpoint, cachePolicy: .withoutCache, otherwise: .withoutCache)
+        let built = try build(&call, clientDefaults: false)
         let request = DeferredRequest(
-            operationName: call.name, pathTemplate: call.pathTemplate, method: call.method, target: built.head.path ?? "/",
-            headerFields: built.head.headerFields, timeout: call.timeout, requiresAuthentication: call.requiresAuthentication)
-        guard let body = built.body else { return (request, nil) }
+            operationName: call.name, pathTemplate: call.pathTemplate, method: call.method, target: built.path ?? "/",
+            headerFields: built.headerFields, timeout: call.timeout, requiresAuthentication: call.requiresAuthentication)
+        guard let body = call.requestBody else { return (request, nil) }
         if case .bytes(let data) = body { return (request, .bytes(data)) }
         do {
             return (request, .stream(try await body.httpBody()))

@@ -1,12 +1,6 @@
 import Foundation
 import HTTPTypes
 
-/// A request ready for the middleware chain: the HTTP head, the body bytes and the absolute URL.
-struct BuiltRequest: Sendable {
-    var head: HTTPRequest
-    var body: BuiltBody?
-}
-
 /// A built request body: bytes in memory, or a stream (a file read afresh for each attempt, or a
 /// sequence that can be sent once).
 enum BuiltBody: Sendable {
@@ -35,35 +29,37 @@ enum BuiltBody: Sendable {
 }
 
 extension Client {
-    /// Encodes an endpoint into an HTTP request (pure; throws ``CourierError/Kind/invalidRequest`` on bad input).
+    /// Encodes a call's endpoint into its HTTP request and body (pure; throws
+    /// ``CourierError/Kind/invalidRequest`` on bad input, before any I/O).
     ///
     /// Order of precedence: the client's default headers, then the endpoint's (same name replaces);
     /// the client's common query items, then the endpoint's query and method-placed parameters.
     /// Without `clientDefaults`, the request is the endpoint's alone (a request built to be sent later
     /// gets the client's defaults of the day it is sent).
-    func buildRequest(for endpoint: EndpointCall, clientDefaults: Bool = true) throws(CourierError) -> BuiltRequest {
-        let path = endpoint.path
-        if let problem = path.problem { throw invalid(endpoint, problem) }
+    @discardableResult
+    func build(_ call: inout EndpointCall, clientDefaults: Bool = true) throws(CourierError) -> HTTPRequest {
+        let path = call.path
+        if let problem = path.problem { throw invalid(call, problem) }
         guard path.encoded.isEmpty || path.encoded.hasPrefix("/") else {
-            throw invalid(endpoint, "the path '\(path.encoded)' must start with '/'")
+            throw invalid(call, "the path '\(path.encoded)' must start with '/'")
         }
 
-        let method = endpoint.method
+        let method = call.method
         var queryItems = clientDefaults ? configuration.commonQuery : []
         var body: BuiltBody?
         var contentType: String?
         do {
-            let endpointQuery = try endpoint.query.queryItems(using: configuration.parameterEncoder)
+            let endpointQuery = try call.query.queryItems(using: configuration.parameterEncoder)
             // Most clients have no common query: take the endpoint's array instead of copying it.
             if queryItems.isEmpty { queryItems = endpointQuery } else { queryItems += endpointQuery }
-            if let explicit = endpoint.body {
+            if let explicit = call.body {
                 (body, contentType) = try encode(explicit)
             }
-            if !endpoint.parameters.isEmpty {
+            if !call.parameters.isEmpty {
                 if method.placesParametersInQuery {
-                    queryItems += try endpoint.parameters.queryItems(using: configuration.parameterEncoder)
+                    queryItems += try call.parameters.queryItems(using: configuration.parameterEncoder)
                 } else if body == nil {
-                    (body, contentType) = try encode(.json(parameters: endpoint.parameters))
+                    (body, contentType) = try encode(.json(parameters: call.parameters))
                 } else {
                     throw ParameterEncodingError(description: "an endpoint with a body cannot also place `parameters` in it; use `query`")
                 }
@@ -71,24 +67,25 @@ extension Client {
         } catch let error as CourierError {
             throw error
         } catch {
-            throw invalid(endpoint, "could not encode the parameters or body: \(error)", underlying: error)
+            throw invalid(call, "could not encode the parameters or body: \(error)", underlying: error)
         }
 
         var target = path.encoded.isEmpty ? "/" : path.encoded
         if !queryItems.isEmpty { target += "?" + encodeQuery(queryItems) }
-        if let linked = endpoint.target { target = linked }
+        if let linked = call.target { target = linked }
 
         var fields = clientDefaults ? configuration.defaultHeaders : HTTPFields()
-        let endpointFields = endpoint.headers
+        let endpointFields = call.headers
         if !endpointFields.isEmpty {
             for name in Set(endpointFields.map(\.name)) { fields[values: name] = [] }
             fields.append(contentsOf: endpointFields)
         }
         if let contentType, fields[.contentType] == nil { fields[.contentType] = contentType }
-        if endpoint.body?.isGzipped == true { fields[.contentEncoding] = "gzip" }
+        if call.body?.isGzipped == true { fields[.contentEncoding] = "gzip" }
 
-        let head = HTTPRequest(method: method, scheme: nil, authority: nil, path: target, headerFields: fields)
-        return BuiltRequest(head: head, body: body)
+        let request = HTTPRequest(method: method, scheme: nil, authority: nil, path: target, headerFields: fields)
+        (call.request, call.requestBody) = (request, body)
+        return request
     }
 
     private func encode(_ body: RequestBody) throws -> (BuiltBody, String) {
@@ -122,9 +119,9 @@ extension Client {
         }
     }
 
-    private func invalid(_ endpoint: EndpointCall, _ detail: String, underlying: (any Error)? = nil) -> CourierError {
+    private func invalid(_ call: EndpointCall, _ detail: String, underlying: (any Error)? = nil) -> CourierError {
         var error = CourierError(.invalidRequest, detail: detail, underlying: underlying)
-        error.endpoint = endpoint.name
+        error.endpoint = call.name
         return error
     }
 }
@@ -132,6 +129,7 @@ extension Client {
 extension Client {
     /// The path and query an endpoint is sent to, relative to ``baseURL`` (for the cache's keys).
     package func requestPath(for endpoint: some Endpoint) throws(CourierError) -> String {
-        try buildRequest(for: EndpointCall(endpoint, cachePolicy: nil, otherwise: configuration.cachePolicy)).head.path ?? "/"
+        var call = EndpointCall(endpoint, cachePolicy: nil, otherwise: configuration.cachePolicy)
+        return try build(&call).path ?? "/"
     }
 }
