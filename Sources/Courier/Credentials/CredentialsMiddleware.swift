@@ -35,9 +35,9 @@ public struct CredentialsMiddleware: ClientMiddleware, CourierMiddleware {
         // The call (and the cache partition its answer goes to) is for the user it started with:
         // a call that started with nobody signed in sends nobody's credentials, and after a
         // switch of account an attempt must not send another user's under it.
-        if context.identity == .anonymous { return try await next(request, body, baseURL, context) }
+        if context.facts.identity == .anonymous { return try await next(request, body, baseURL, context) }
         let credentials = await provider.currentCredentials()
-        if case .user(let identity) = context.identity, credentials?.identity != identity {
+        if case .user(let identity) = context.facts.identity, credentials?.identity != identity {
             throw CourierError(.cancelled, detail: "The signed-in user changed during the call")
         }
         guard let credentials else { return try await next(request, body, baseURL, context) }

@@ -95,7 +95,7 @@ public struct TokenRefreshMiddleware: ClientMiddleware, CourierMiddleware {
             return answer
         }
         let fresh = try await coordinator.credentials(
-            replacing: sent, waitingAtMost: context.described?.timeout ?? Client.Configuration.defaultTimeout, telemetry: context.telemetry
+            replacing: sent, waitingAtMost: context.described?.timeout ?? Client.Configuration.defaultTimeout, telemetry: context.facts.telemetry
         )
         var replay = try await next(Self.replay(request, sent: sent, fresh: fresh), body, baseURL, context)
         replay.attempts += answer.attempts

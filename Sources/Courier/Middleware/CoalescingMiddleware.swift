@@ -86,7 +86,7 @@ package struct CoalescingMiddleware: CourierMiddleware {
             case .anonymous: answer.credentials == .present
             case .unknown: answer.credentials != .absent
             }
-            guard !isPrivate, let limit = context.described?.maximumBodySize ?? sharingLimit(answer.body) else {
+            guard !isPrivate, let limit = context.described?.facts.maximumBodySize ?? sharingLimit(answer.body) else {
                 calls.remove(key, call)
                 call.finish(.success(.sendYourOwn))
                 return answer
@@ -132,11 +132,11 @@ extension CoalescingMiddleware {
         /// ``Client`` neither transfers nor ``CachePolicy/withoutCache`` calls.
         init?(_ head: HTTPRequest, body: HTTPBody?, baseURL: URL, context: RequestContext?) {
             guard head.method == .get, body == nil else { return nil }
-            if let context, context.isTransfer || context.cachePolicy.mode == .withoutCache { return nil }
+            if let context, context.facts.isTransfer || context.cachePolicy.mode == .withoutCache { return nil }
             self.head = head
             self.baseURL = baseURL
             policy = context?.cachePolicy
-            identity = context?.identity ?? .unknown
+            identity = context?.facts.identity ?? .unknown
             requiresAuthentication = context?.requiresAuthentication ?? true
             timeout = context?.timeout
             hash = head.path.hashValue

@@ -41,7 +41,7 @@ public struct LoggingMiddleware: ClientMiddleware, CourierMiddleware {
         next: @escaping ChainNext
     ) async throws -> Answer {
         guard logger.logLevel <= .debug else { return try await next(request, body, baseURL, context) }
-        let redaction = self.redaction.merging(context.redaction)
+        let redaction = self.redaction.merging(context.facts.redaction)
         var metadata: Logger.Metadata = [
             "courier.endpoint": "\(context.endpoint)",
             "courier.method": "\(request.method.rawValue)",

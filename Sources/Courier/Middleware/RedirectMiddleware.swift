@@ -69,10 +69,10 @@ public struct RedirectMiddleware: ClientMiddleware, CourierMiddleware {
                 guard visited.count <= maximumRedirects else {
                     throw failure("More than \(maximumRedirects) redirects", at: hop)
                 }
-                if context.deliversOnlyToOrigin, taken == nil, answer.response.status == .seeOther, hop.request.method != .get {
+                if context.facts.deliversOnlyToOrigin, taken == nil, answer.response.status == .seeOther, hop.request.method != .get {
                     taken = answer
                 }
-                let current = try nextHop(after: hop, response: answer.response, from: start, onlyToOrigin: context.deliversOnlyToOrigin)
+                let current = try nextHop(after: hop, response: answer.response, from: start, onlyToOrigin: context.facts.deliversOnlyToOrigin)
                 if visited.contains(current.visit) {
                     throw failure("Redirect loop back to \(current.url.absoluteString)", at: hop)
                 }

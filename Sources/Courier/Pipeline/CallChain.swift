@@ -70,9 +70,9 @@ struct ChainEnd: Sendable {
         let request = withoutSecrets(request, ifLeaving: baseURL, context: context)
         // Whichever step added them, credentials keep the response out of what is shared (see
         // `Answer.credentials`); by the call's list, which a cache above may have added its own to.
-        let credentials = SentCredentials(request.headerFields, redaction: context.redaction)
+        let credentials = SentCredentials(request.headerFields, redaction: context.facts.redaction)
         do {
-            var answer = if let download = context.download {
+            var answer = if let download = context.facts.download {
                 try await download.attempt(request) { request in try await send(request, body: body, baseURL: baseURL, context: context) }
             } else if let transport = courierTransport {
                 // Most calls: a Courier transport bounds the attempt itself.
@@ -93,7 +93,7 @@ struct ChainEnd: Sendable {
     /// The request without its credential and secret fields when it goes to another origin than the
     /// call's (a redirect hop, or any hop after one that left), whichever middleware added them.
     private func withoutSecrets(_ request: HTTPRequest, ifLeaving hopBaseURL: URL, context: RequestContext) -> HTTPRequest {
-        let origin = context.origin ?? hopBaseURL
+        let origin = context.facts.origin ?? hopBaseURL
         let leaves = context.isCrossOriginHop
             || hopBaseURL != origin && Origin(hopBaseURL).map { $0 != Origin(origin) } ?? true
         guard leaves else { return request }

@@ -31,27 +31,27 @@ extension Client {
         var context = RequestContext(
             endpoint: call.name, cachePolicy: call.policy, isIdempotent: call.isIdempotent,
             timeout: call.timeout ?? configuration.timeout, requiresAuthentication: call.requiresAuthentication)
-        context.destination = call.destination
+        context.facts.destination = call.destination
         // A transfer's body is not held in memory: the limit is for bodies gathered to decode (it
         // still bounds an error status's body, at the edge).
-        context.maximumBodySize = call.destination.isTransfer ? .max : configuration.maximumBodySize
-        context.pathTemplate = call.pathTemplate
-        context.telemetry = configuration.telemetry
-        context.requestBodyIsSelfContained = call.requestBody?.isSelfContained ?? true
-        context.redaction = configuration.redaction
-        context.origin = baseURL
-        context.deliversOnlyToOrigin = call.deliversOnlyToOrigin
+        context.facts.maximumBodySize = call.destination.isTransfer ? .max : configuration.maximumBodySize
+        context.facts.pathTemplate = call.pathTemplate
+        context.facts.telemetry = configuration.telemetry
+        context.facts.requestBodyIsSelfContained = call.requestBody?.isSelfContained ?? true
+        context.facts.redaction = configuration.redaction
+        context.facts.origin = baseURL
+        context.facts.deliversOnlyToOrigin = call.deliversOnlyToOrigin
         // Who the call is for is read from the credential provider before any middleware runs, so
         // no order of middlewares can file one user's response under another.
         if let credentials {
-            context.identity = call.requiresAuthentication ? await CallIdentity.of(credentials) : .anonymous
+            context.facts.identity = call.requiresAuthentication ? await CallIdentity.of(credentials) : .anonymous
         }
-        if let required = call.requiredIdentity, call.requiresAuthentication, context.identity != required {
+        if let required = call.requiredIdentity, call.requiresAuthentication, context.facts.identity != required {
             throw CourierError(.anotherUserSignedIn, detail: "The call was made for another user than the one signed in")
         }
         // A step may keep running the chain after the call returned (a cache's revalidation); the
         // chain holds no client, so that work never keeps its own client alive.
-        context.background = backgroundWork
+        context.facts.background = backgroundWork
         return context
     }
 

@@ -74,7 +74,7 @@ extension Client {
     /// Sends a deferred request through the chain, as any call: the client's default header
     /// fields and common query are added, then credentials, only for `identity` (another user
     /// signed in fails the call with `anotherUserSignedIn` before anything is sent). The write goes
-    /// only to its origin (see ``RequestContext/deliversOnlyToOrigin``), and may be sent again
+    /// only to its origin (see ``CallFacts/deliversOnlyToOrigin``), and may be sent again
     /// (it carries its `Idempotency-Key`).
     package func sendDeferred(
         _ deferred: DeferredRequest, body: RequestBody?, for identity: CallIdentity?

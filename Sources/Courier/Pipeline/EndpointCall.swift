@@ -40,7 +40,7 @@ struct EndpointCall: Sendable {
     /// The user the call must be made for (a deferred write): when another user, or nobody, is
     /// signed in as it starts, it fails with `anotherUserSignedIn` instead of sending their credentials.
     var requiredIdentity: CallIdentity? = nil
-    /// Whether the call's write goes only to its origin (see ``RequestContext/deliversOnlyToOrigin``).
+    /// Whether the call's write goes only to its origin (see ``CallFacts/deliversOnlyToOrigin``).
     var deliversOnlyToOrigin = false
 
     // MARK: Filled in as it runs

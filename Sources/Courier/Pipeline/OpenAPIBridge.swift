@@ -18,22 +18,22 @@ extension RequestContext {
     @TaskLocal public static var current: RequestContext?
 
     /// The context of the call in progress as its caller described it: nil outside a Courier
-    /// client, even where a middleware set one to carry its marks (see ``carriesMarksOnly``).
+    /// client, even where a middleware set one to carry its marks (see ``CallFacts/carriesMarksOnly``).
     package static var described: RequestContext? { current?.described }
 
-    /// This context, or nil when it only carries marks (see ``carriesMarksOnly``).
-    package var described: RequestContext? { carriesMarksOnly ? nil : self }
+    /// This context, or nil when it only carries marks (see ``CallFacts/carriesMarksOnly``).
+    package var described: RequestContext? { facts.carriesMarksOnly ? nil : self }
 
     /// The context of a call that has none (a generated client's, without one set by the app): it
     /// carries only what a middleware marks on it for the steps below.
     package static func carryingMarksOnly(operationID: String) -> RequestContext {
         var context = RequestContext(endpoint: operationID, cachePolicy: .withoutCache, isIdempotent: false, timeout: Client.Configuration.defaultTimeout)
-        context.carriesMarksOnly = true
+        context.facts.carriesMarksOnly = true
         return context
     }
 
     /// Where a call's response came from, as the steps of a generated client's chain record it
-    /// (see ``RequestContext/report``); copies of a context share one report.
+    /// (see ``CallFacts/report``); copies of a context share one report.
     package struct Report: Sendable {
         private let state = Locked(State())
 
@@ -91,7 +91,7 @@ extension RequestContext {
     public static func reporting<T>(_ call: () async throws -> T) async rethrows -> (T, CallReport) {
         var context = current ?? .carryingMarksOnly(operationID: "")
         let report = Report()
-        context.report = report
+        context.facts.report = report
         let value = try await $current.withValue(context) { try await call() }
         return (value, CallReport(source: report.source, attempts: report.attempts))
     }
@@ -114,23 +114,23 @@ extension CourierMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let outer = RequestContext.current
         var context = outer ?? .carryingMarksOnly(operationID: operationID)
-        if context.carriesMarksOnly { context.endpoint = operationID }
+        if context.facts.carriesMarksOnly { context.endpoint = operationID }
         // This chain's `next` ends with the call: no step may keep it for later.
-        context.background = nil
+        context.facts.background = nil
         let answer = try await withoutActuallyEscaping(next) { next in
             try await intercept(request, body: body, baseURL: baseURL, context: context) { request, body, baseURL, below in
                 // A report of this request's own: another call under the same context has its own.
                 var below = below
                 let report = RequestContext.Report()
-                below.report = report
+                below.facts.report = report
                 let (response, responseBody) = try await RequestContext.$current.withValue(below) { try await next(request, body, baseURL) }
                 // What the steps below recorded; nothing when no Courier step or transport is there.
                 var answer = report.answer(response: response, body: responseBody)
-                answer.credentials = answer.credentials.and(SentCredentials(request.headerFields, redaction: below.redaction))
+                answer.credentials = answer.credentials.and(SentCredentials(request.headerFields, redaction: below.facts.redaction))
                 return answer
             }
         }
-        outer?.report?.record(answer)
+        outer?.facts.report?.record(answer)
         return (answer.response, answer.body)
     }
 }
@@ -145,8 +145,8 @@ extension CourierTransport {
         var answer = try await send(request, body: body, baseURL: baseURL, attempt: TransportAttempt(context?.described))
         if let context {
             answer.attempts = 1
-            answer.credentials = SentCredentials(request.headerFields, redaction: context.redaction)
-            context.report?.record(answer)
+            answer.credentials = SentCredentials(request.headerFields, redaction: context.facts.redaction)
+            context.facts.report?.record(answer)
         }
         return (answer.response, answer.body)
     }
@@ -169,7 +169,7 @@ extension CallChain {
                     earlier = answer
                 }
                 // For the step's own `RequestContext.reporting(_:)` around its `next`.
-                current.report?.record(answer)
+                current.facts.report?.record(answer)
                 return (answer.response, answer.body)
             }
         }

@@ -111,7 +111,7 @@ public struct RetryMiddleware: ClientMiddleware, CourierMiddleware {
                 answer.attempts = attempts
                 return answer
             }
-            (described?.telemetry ?? Telemetry()).count(
+            (described?.facts.telemetry ?? Telemetry()).count(
                 MetricName.retries, [("courier.operation", described?.endpoint ?? ""), ("courier.retry.reason", outcome.reason)]
             )
             if delay > .zero {
@@ -131,7 +131,7 @@ public struct RetryMiddleware: ClientMiddleware, CourierMiddleware {
     /// A retry's context: its per-attempt timeout shortened to the time left before the deadline.
     /// A context that only carries marks has no timeout of the call's to shorten.
     private static func attemptContext(_ context: RequestContext, remaining: Duration?) -> RequestContext {
-        guard let remaining, !context.carriesMarksOnly, remaining < context.timeout else { return context }
+        guard let remaining, !context.facts.carriesMarksOnly, remaining < context.timeout else { return context }
         var bounded = context
         bounded.timeout = max(remaining, .zero)
         return bounded

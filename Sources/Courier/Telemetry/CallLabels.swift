@@ -17,11 +17,11 @@ struct CallLabels: Sendable {
     init(request: HTTPRequest, baseURL: URL, operationID: String, context: RequestContext?) {
         method = request.method.rawValue
         // The call's own origin, never a redirect target's: a server must not choose label values.
-        let server = context?.origin ?? baseURL
+        let server = context?.facts.origin ?? baseURL
         serverAddress = server.host ?? ""
         serverPort = server.port ?? (server.scheme?.lowercased() == "https" ? 443 : 80)
         let prefix = server.path.hasSuffix("/") ? String(server.path.dropLast()) : server.path
-        template = context?.pathTemplate.map { prefix + $0 } ?? Self.unknownTemplate
+        template = context?.facts.pathTemplate.map { prefix + $0 } ?? Self.unknownTemplate
         operation = operationID
     }
 

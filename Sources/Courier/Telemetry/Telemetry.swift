@@ -54,6 +54,6 @@ public struct Telemetry: Sendable {
 extension Telemetry {
     /// The backends a telemetry middleware uses: its own, else the call's, else the process-wide ones.
     static func chosen(_ own: Telemetry?, in context: RequestContext?) -> Telemetry {
-        own ?? context?.telemetry ?? Telemetry()
+        own ?? context?.facts.telemetry ?? Telemetry()
     }
 }

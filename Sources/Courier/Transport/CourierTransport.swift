@@ -33,9 +33,9 @@ package struct TransportAttempt: Sendable {
     /// context), one with `fallbackTimeout`, no size limit, and a body that is sent once.
     package init(_ context: RequestContext?, fallbackTimeout: Duration = Client.Configuration.defaultTimeout) {
         deadline = Deadline(timeout: context?.timeout ?? fallbackTimeout)
-        isTransfer = context?.isTransfer ?? false
-        maximumBodySize = context?.maximumBodySize ?? .max
-        requestBodyIsSelfContained = context?.requestBodyIsSelfContained ?? false
+        isTransfer = context?.facts.isTransfer ?? false
+        maximumBodySize = context?.facts.maximumBodySize ?? .max
+        requestBodyIsSelfContained = context?.facts.requestBodyIsSelfContained ?? false
         isIdempotent = context?.isIdempotent ?? false
     }
 }

@@ -125,7 +125,7 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
         let policy = described?.cachePolicy ?? defaultPolicy
         let requestURL = baseURL.absoluteString(appendingRequestPath: request.path ?? "/")
         // A storage that can't give its key can't be used: the call goes on without the cache.
-        guard let secrets = try? await callStorage.secrets(alsoNamedBy: described?.redaction) else {
+        guard let secrets = try? await callStorage.secrets(alsoNamedBy: described?.facts.redaction) else {
             return try await next(request, body, baseURL, context)
         }
         guard let url = keyURL(requestURL, ignoring: ignoredQueryItems.union(policy.ignoredQueryItems), secrets: secrets) else {
@@ -150,8 +150,8 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
         var exchange = CacheExchange(
             cache: self, request: request, rules: rules, key: CacheKey(method: "GET", normalizedURL: url, partition: partition.name),
             filedAsAnonymous: partition.isAnonymous, nobodyIsSignedIn: partition.nobodyIsSignedIn,
-            isTransfer: described?.isTransfer ?? false, download: described?.download,
-            bodyLimit: described?.maximumBodySize ?? CacheExchange.defaultBodyLimit, telemetry: described?.telemetry ?? Telemetry(),
+            isTransfer: described?.facts.isTransfer ?? false, download: described?.facts.download,
+            bodyLimit: described?.facts.maximumBodySize ?? CacheExchange.defaultBodyLimit, telemetry: described?.facts.telemetry ?? Telemetry(),
             offlineAllowance: policy.offlineAllowance.map(\.inSeconds) ?? offlineAllowance
         )
         exchange.generation = coordination.generation(of: partition.name)
@@ -170,7 +170,7 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
         // A stale-while-revalidate refresh runs the chain below once more after the call returned,
         // where the client offers that; a transfer revalidates in line (in the background its body
         // would be gathered in memory).
-        if let work = described?.background, described?.isTransfer == false {
+        if let work = described?.facts.background, described?.facts.isTransfer == false {
             let background = context.inBackground
             exchange.refresh = BackgroundRefresh(work: work) { request in
                 try await next(request, body, baseURL, background)
@@ -223,7 +223,7 @@ public struct HTTPCache: ClientMiddleware, CourierMiddleware {
     /// secret fields the request carries itself; else the anonymous partition `""`, where a
     /// response is not stored when such fields were added further down the chain.
     private func partition(of request: HTTPRequest, _ context: RequestContext?, secrets: SecretValues?) async -> Partition {
-        var identity = context?.identity ?? .unknown
+        var identity = context?.facts.identity ?? .unknown
         if identity == .unknown, let credentials {
             identity = context?.requiresAuthentication == false ? .anonymous : await CallIdentity.of(credentials)
         }
@@ -244,7 +244,7 @@ extension RequestContext {
     /// This context with `redaction` as its secret list (the cache's merged with the call's).
     fileprivate func judgingSecrets(by redaction: Redaction) -> RequestContext {
         var context = self
-        context.redaction = redaction
+        context.facts.redaction = redaction
         return context
     }
 }

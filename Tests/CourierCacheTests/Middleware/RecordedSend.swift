@@ -6,6 +6,6 @@ import HTTPTypes
 /// and keeps only what a shared cache may keep from a request with credentials.
 func recordSend(of request: HTTPRequest) {
     guard let context = RequestContext.current else { return }
-    let sent = SentCredentials(request.headerFields, redaction: context.redaction)
-    context.report?.record(Answer(response: HTTPResponse(status: .ok), body: nil, source: .network, attempts: 1, credentials: sent))
+    let sent = SentCredentials(request.headerFields, redaction: context.facts.redaction)
+    context.facts.report?.record(Answer(response: HTTPResponse(status: .ok), body: nil, source: .network, attempts: 1, credentials: sent))
 }
