@@ -49,7 +49,7 @@ extension PostgresCacheStorage {
         }
     }
 
-    public func variants(in partition: String?) async throws -> [CachedMetadata] {
+    public func variants(in partition: String?) async throws -> [VariantMetadata] {
         try await run("variants") { [logger] client in
             let rows = try await client.query(
                 """
@@ -58,7 +58,7 @@ extension PostgresCacheStorage {
                 FROM courier_cache_entry WHERE \(partition)::text IS NULL OR partition_key = \(partition)
                 ORDER BY id
                 """, logger: logger)
-            var entries: [CachedMetadata] = []
+            var entries: [VariantMetadata] = []
             for try await row in rows {
                 let (id, vary, status, headers, requestTime, responseTime, bodySize, storedAt, lastAccess, partition, url, method) =
                     try row.decode((Int64, String, Int32, Data, Double, Double, Int64, Double, Double, String, String, String).self)
@@ -77,7 +77,7 @@ extension PostgresCacheStorage {
     /// within ``timeout``): never more than one chunk in memory. A variant whose chunks don't add
     /// up to its recorded size is not served; one replaced while read ends the stream with an
     /// error rather than mixing two bodies.
-    public func body(of variant: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
+    public func body(of variant: VariantMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
         guard offsets.lowerBound >= 0, offsets.upperBound <= variant.bodySize else { return nil }
         let stored = try await run("body") { [logger] client -> Int64? in
             let rows = try await client.query(
@@ -112,7 +112,7 @@ extension PostgresCacheStorage {
         try await run("totals") { [logger] client in
             let rows = try await client.query("SELECT entries, bytes FROM courier_cache_totals WHERE id = 1", logger: logger)
             for try await (entries, bytes) in rows.decode((Int64, Int64).self) {
-                return CacheTotals(entryCount: Int(entries), totalBytes: Int(bytes))
+                return CacheTotals(count: Int(entries), totalBytes: Int(bytes))
             }
             return CacheTotals()
         }
@@ -122,12 +122,12 @@ extension PostgresCacheStorage {
     static func metadata(
         id: Int64, key: CacheKey, vary: String, status: Int32, headers: Data, requestTime: Double, responseTime: Double,
         bodySize: Int64, storedAt: Double, lastAccess: Double
-    ) -> CachedMetadata? {
+    ) -> VariantMetadata? {
         guard (100...999).contains(status), bodySize >= 0,
               let selection = Data(vary.utf8).withUnsafeBytes(VaryCoding.decode),
               let fields = headers.withUnsafeBytes(HeaderCoding.decode)
         else { return nil }
-        return CachedMetadata(
+        return VariantMetadata(
             id: id, key: key, varySelection: selection, status: Int(status), headers: fields,
             requestTime: Date(timeIntervalSince1970: requestTime), responseTime: Date(timeIntervalSince1970: responseTime),
             bodySize: Int(bodySize), storedAt: Date(timeIntervalSince1970: storedAt), lastAccess: Date(timeIntervalSince1970: lastAccess))

@@ -7,7 +7,7 @@ extension PostgresCacheStorage {
     /// Stores a variant: the stores of one key wait for each other (an advisory lock on the key),
     /// and a clear of the key's partition waits for them or they for it (a shared lock on the
     /// partition). A store whose request left before a clear of the partition, on any server,
-    /// loses: its `StorableResponse.clearMark` is older than the partition's clear generation
+    /// loses: its `VariantToStore.clearMark` is older than the partition's clear generation
     /// (without a mark, any clear noted loses it). A user's sign-out is never undone by a response
     /// already on its way, whatever the servers' clocks say. The
     /// variant it replaces goes, the body goes in, the totals row once, last and only when sizes
@@ -16,7 +16,7 @@ extension PostgresCacheStorage {
     /// A body within one chunk is one statement, `courier_cache_put` (one round trip, its own
     /// transaction). A larger body is a transaction: that statement with the first chunk, one
     /// statement per further chunk, then `courier_cache_settle`.
-    public func store(_ response: StorableResponse, body: CacheBody) async throws -> StoreOutcome {
+    public func store(_ response: VariantToStore, body: CacheBody) async throws -> StoreOutcome {
         let (limit, chunkSize, logger, now) = (maximumSize, chunkSize, logger, now)
         let metaSize = CacheStorageSize.metadata(of: response)
         return try await run("store") { client in
@@ -54,7 +54,7 @@ extension PostgresCacheStorage {
         return first
     }
 
-    public func updateHeaders(of variant: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
+    public func updateHeaders(of variant: VariantMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
         let metaSize = CacheStorageSize.metadata(of: variant, headers: headers)
         let (logger, now) = (logger, now)
         return try await run("update") { client in
@@ -83,7 +83,7 @@ extension PostgresCacheStorage {
 
     /// Marks a variant used, unless it was within the last minute: eviction orders by use to the
     /// minute, so most hits write nothing. Failures are left to the next use.
-    public func recordUse(of variant: CachedMetadata) async {
+    public func recordUse(of variant: VariantMetadata) async {
         let (logger, stamp) = (logger, now())
         guard stamp.timeIntervalSince(variant.lastAccess) >= 60 else { return }
         _ = try? await run("recordUse") { client in
@@ -95,7 +95,7 @@ extension PostgresCacheStorage {
         }
     }
 
-    public func remove(_ variant: CachedMetadata) async throws -> Bool {
+    public func remove(_ variant: VariantMetadata) async throws -> Bool {
         try await removing(
             """
             id = \(variant.id) AND partition_key = \(variant.key.partition) AND url = \(variant.key.url)

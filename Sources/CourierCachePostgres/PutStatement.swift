@@ -12,7 +12,7 @@ struct PutStatement: PostgresPreparedStatement {
 
     static let sql = "SELECT * FROM courier_cache_put($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
 
-    let response: StorableResponse
+    let response: VariantToStore
     let bodySize: Int
     let metaSize: Int
     /// When the row is stamped stored and used.

@@ -44,22 +44,22 @@ extension CacheStorageConformance {
         let key = Fixtures.key(partition: "alice")
         let stored = try r.require(try await Fixtures.put(storage, key, body: body), "a 200,000-byte body under a 10 MB limit was not stored")
         let variants = try await storage.variants(of: key)
-        let entry = try r.require(variants.first, "nothing found for the key just stored")
+        let variant = try r.require(variants.first, "nothing found for the key just stored")
         r.expect(variants.count, equals: 1, "variants of a key stored once")
-        r.expect(entry, equals: stored, "the variant read back against the one `store` returned")
-        r.expect(entry.key, equals: key, "the key")
-        r.expect(entry.status, equals: 200, "the status")
-        r.expect(entry.headers, equals: Fixtures.headers, "the header fields, in order, duplicates kept")
-        r.expect(entry.headers[values: .setCookie], equals: ["a=1", "b=2"], "a repeated field")
-        r.expect(entry.requestTime, equals: Fixtures.t0, "the request time")
-        r.expect(entry.responseTime, equals: Fixtures.t0.addingTimeInterval(0.5), "the response time")
-        r.expect(entry.bodySize, equals: body.count, "the body size")
-        r.expect(try await storage.wholeBody(of: entry) == body, "the body read back differs from the one stored (every byte value, NULs too)")
+        r.expect(variant, equals: stored, "the variant read back against the one `store` returned")
+        r.expect(variant.key, equals: key, "the key")
+        r.expect(variant.status, equals: 200, "the status")
+        r.expect(variant.headers, equals: Fixtures.headers, "the header fields, in order, duplicates kept")
+        r.expect(variant.headers[values: .setCookie], equals: ["a=1", "b=2"], "a repeated field")
+        r.expect(variant.requestTime, equals: Fixtures.t0, "the request time")
+        r.expect(variant.responseTime, equals: Fixtures.t0.addingTimeInterval(0.5), "the response time")
+        r.expect(variant.bodySize, equals: body.count, "the body size")
+        r.expect(try await storage.wholeBody(of: variant) == body, "the body read back differs from the one stored (every byte value, NULs too)")
     }
 
     private func emptyBody(_ storage: any CacheStorage, _ r: Recorder) async throws {
-        let entry = try r.require(try await Fixtures.put(storage, Fixtures.key(), body: Data()), "an empty body was not stored")
-        r.expect(try await storage.wholeBody(of: entry), equals: Data(), "the body of an empty response")
+        let variant = try r.require(try await Fixtures.put(storage, Fixtures.key(), body: Data()), "an empty body was not stored")
+        r.expect(try await storage.wholeBody(of: variant), equals: Data(), "the body of an empty response")
         let inline = try await storage.variants(of: Fixtures.key(), inlineBodyLimit: 64 << 10).last?.body
         r.expect(inline, equals: Data(), "an empty body brought along by a lookup (nil means \"read it on demand\")")
     }
@@ -102,26 +102,26 @@ extension CacheStorageConformance {
         r.expect(old.id != new.id, "a replaced variant kept its id \(old.id): a handle read before could reach its successor's body")
         r.expect(try await storage.wholeBody(of: old) == nil, "the replaced variant's id still reads a body")
         r.expect(try await storage.wholeBody(of: new), equals: Data("new".utf8), "the new body")
-        r.expect(try await storage.totals().entryCount, equals: 1, "the entry count after a replacement")
+        r.expect(try await storage.totals().count, equals: 1, "the variant count after a replacement")
     }
 
     private func headerUpdate(_ storage: any CacheStorage, _ r: Recorder) async throws {
         let key = Fixtures.key()
-        let entry = try r.require(try await Fixtures.put(storage, key, body: Data("body".utf8)), "the body was not stored")
-        var merged = entry.headers
+        let variant = try r.require(try await Fixtures.put(storage, key, body: Data("body".utf8)), "the body was not stored")
+        var merged = variant.headers
         merged[values: .cacheControl] = ["max-age=600"]
         let later = Fixtures.t0.addingTimeInterval(1000)
-        r.expect(try await storage.updateHeaders(of: entry, headers: merged, requestTime: later, responseTime: later),
+        r.expect(try await storage.updateHeaders(of: variant, headers: merged, requestTime: later, responseTime: later),
                  "updating a stored variant's headers answered false")
         let updated = try r.require(try await storage.variants(of: key).first, "the variant is gone after a header update")
-        r.expect(updated.id, equals: entry.id, "the id after a header update")
+        r.expect(updated.id, equals: variant.id, "the id after a header update")
         r.expect(updated.headers[values: .cacheControl], equals: ["max-age=600"], "Cache-Control after the update")
         r.expect(updated.headers[values: .setCookie], equals: ["a=1", "b=2"], "the fields the update kept")
         r.expect(updated.responseTime, equals: later, "the response time after the update")
         r.expect(try await storage.wholeBody(of: updated), equals: Data("body".utf8), "the body after a header update")
-        r.expect(try await storage.remove(entry), "removing a stored variant answered false")
-        r.expect(try await !storage.remove(entry), "removing it again answered true")
-        r.expect(try await !storage.updateHeaders(of: entry, headers: merged, requestTime: later, responseTime: later),
+        r.expect(try await storage.remove(variant), "removing a stored variant answered false")
+        r.expect(try await !storage.remove(variant), "removing it again answered true")
+        r.expect(try await !storage.updateHeaders(of: variant, headers: merged, requestTime: later, responseTime: later),
                  "updating a removed variant answered true")
     }
 
@@ -172,12 +172,12 @@ extension CacheStorageConformance {
         let first = try r.require(try await Fixtures.put(storage, Fixtures.key("a", partition: alice), body: Data("1".utf8)), "not stored")
         let second = try r.require(try await Fixtures.put(storage, Fixtures.key("b"), body: Data("22".utf8)), "not stored")
         let third = try r.require(try await Fixtures.put(storage, Fixtures.key("c", partition: alice), body: Data("333".utf8)), "not stored")
-        r.expect(try await storage.variants(in: nil), equals: [first, second, third], "every entry, oldest first")
+        r.expect(try await storage.variants(in: nil), equals: [first, second, third], "every variant, oldest first")
         r.expect(try await storage.variants(in: alice), equals: [first, third], "alice's entries, oldest first")
         r.expect(try await storage.variants(in: ""), equals: [second], "the anonymous entries")
         r.expect(try await storage.variants(in: "id:bob").isEmpty, "an empty partition listed entries")
-        r.expect(try await storage.remove(first), "removing alice's first entry answered false")
-        r.expect(try await storage.variants(in: alice), equals: [third], "alice's entries after a removal")
+        r.expect(try await storage.remove(first), "removing alice's first variant answered false")
+        r.expect(try await storage.variants(in: alice), equals: [third], "alice's variants after a removal")
     }
 
     private func removalScopes(_ storage: any CacheStorage, _ r: Recorder) async throws {
@@ -209,6 +209,6 @@ extension CacheStorageConformance {
                  "removals under a prefix ending in `_` (not a wildcard)")
         r.expect(try await storage.removeAll(.under("https://api.example.com/", partition: nil)), equals: kept.count,
                  "removals under a prefix ending in /")
-        r.expect(try await storage.totals().entryCount, equals: 0, "the entry count at the end")
+        r.expect(try await storage.totals().count, equals: 0, "the variant count at the end")
     }
 }

@@ -24,7 +24,7 @@ extension CacheStorageConformance {
 
     /// Stores three 1000-byte bodies under `a`, `b` and `c`, which fill ``roomForThree``; the keys
     /// (`d` fourth, not stored) and the first variant.
-    func fillToTheLimit(_ storage: any CacheStorage, _ r: Recorder) async throws -> (keys: [CacheKey], first: CachedMetadata) {
+    func fillToTheLimit(_ storage: any CacheStorage, _ r: Recorder) async throws -> (keys: [CacheKey], first: VariantMetadata) {
         let keys = ["a", "b", "c", "d"].map { Fixtures.key($0) }
         let first = try r.require(try await Fixtures.put(storage, keys[0], body: Data(count: 1000)), "the first body was not stored")
         try await Fixtures.put(storage, keys[1], body: Data(count: 1000))
@@ -39,7 +39,7 @@ extension CacheStorageConformance {
         for key in keys.prefix(3) { r.expect(try await storage.variants(of: key).isEmpty, "\(key.url), among the oldest, survived") }
         for key in keys.suffix(3) { r.expect(try await storage.variants(of: key).count, equals: 1, "variants of \(key.url), among the newest") }
         r.expect(evicted, equals: 3, "variants evicted storing six where three fit")
-        r.expect(try await storage.totals().entryCount, equals: 3, "the entry count")
+        r.expect(try await storage.totals().count, equals: 3, "the variant count")
         // A response the size of two and a half takes the room of the two oldest at once.
         let large = Fixtures.key("large")
         let outcome = try await storage.store(Fixtures.response(large), body: .bytes(Data(count: 2500)))
@@ -48,7 +48,7 @@ extension CacheStorageConformance {
         r.expect(try await storage.variants(of: keys[5]).count, equals: 1, "variants of the newest after a larger store")
         r.expect(try await storage.variants(of: large).count, equals: 1, "variants of the larger response")
         let totals = try await storage.totals()
-        r.expect(totals.entryCount, equals: 2, "the entry count after a larger store")
+        r.expect(totals.count, equals: 2, "the variant count after a larger store")
         r.expect(totals.totalBytes <= Self.roomForThree, "total bytes \(totals.totalBytes) over the limit \(Self.roomForThree)")
     }
 
@@ -74,7 +74,7 @@ extension CacheStorageConformance {
 
     func noRoom(_ storage: any CacheStorage, limit: Int, _ r: Recorder) async throws {
         r.expect(try await Fixtures.put(storage, Fixtures.key(), body: Data()) == nil, "an empty body was stored under a limit of \(limit)")
-        r.expect(try await storage.totals().entryCount, equals: 0, "the entry count under a limit of \(limit)")
+        r.expect(try await storage.totals().count, equals: 0, "the variant count under a limit of \(limit)")
     }
 
     func fileBodies(_ storage: any CacheStorage, _ r: Recorder) async throws {
@@ -101,7 +101,7 @@ extension CacheStorageConformance {
             r.record("a file that changed threw \(String(reflecting: error)), not a CourierError of kind .file")
         }
         r.expect(try await storage.variants(of: changing).isEmpty, "a file that changed while stored left a variant")
-        r.expect(try await storage.totals().entryCount, equals: 1, "the entry count after a refused file")
+        r.expect(try await storage.totals().count, equals: 1, "the variant count after a refused file")
     }
 
     func concurrentUse(_ storage: any CacheStorage, _ r: Recorder) async throws {
@@ -121,18 +121,18 @@ extension CacheStorageConformance {
             }
             try await group.waitForAll()
         }
-        r.expect(try await storage.totals().entryCount, equals: 48, "entries after 64 stores under 48 keys")
+        r.expect(try await storage.totals().count, equals: 48, "variants after 64 stores under 48 keys")
     }
 }
 
 extension CacheStorage {
     /// Every stored variant of `key`, metadata only.
-    func variants(of key: CacheKey) async throws -> [CachedMetadata] {
+    func variants(of key: CacheKey) async throws -> [VariantMetadata] {
         try await variants(of: key, inlineBodyLimit: -1).map(\.metadata)
     }
 
     /// The whole body of a variant; nil when it was replaced or removed.
-    func wholeBody(of variant: CachedMetadata) async throws -> Data? {
+    func wholeBody(of variant: VariantMetadata) async throws -> Data? {
         guard let body = try await body(of: variant, offsets: 0..<variant.bodySize) else { return nil }
         return try await Data(collecting: body, upTo: variant.bodySize)
     }

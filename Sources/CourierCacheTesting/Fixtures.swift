@@ -41,8 +41,8 @@ enum Fixtures {
     }
 
     /// A `200` to store under `key`, requested at ``t0`` and received half a second later.
-    static func response(_ key: CacheKey, vary: VarySelection = .none, headers: HTTPFields = headers) -> StorableResponse {
-        StorableResponse(
+    static func response(_ key: CacheKey, vary: VarySelection = .none, headers: HTTPFields = headers) -> VariantToStore {
+        VariantToStore(
             key: key, varySelection: vary, status: 200, headers: headers, requestTime: t0, responseTime: t0.addingTimeInterval(0.5))
     }
 
@@ -50,13 +50,13 @@ enum Fixtures {
     @discardableResult
     static func put(
         _ storage: any CacheStorage, _ key: CacheKey, body: Data, vary: VarySelection = .none, headers: HTTPFields = headers
-    ) async throws -> CachedMetadata? {
+    ) async throws -> VariantMetadata? {
         try await storage.store(response(key, vary: vary, headers: headers), body: .bytes(body)).stored
     }
 
     /// The same variant, last used at `date` (what `HTTPCache` passes to `recordUse`).
-    static func used(_ variant: CachedMetadata, at date: Date) -> CachedMetadata {
-        CachedMetadata(
+    static func used(_ variant: VariantMetadata, at date: Date) -> VariantMetadata {
+        VariantMetadata(
             id: variant.id, key: variant.key, varySelection: variant.varySelection, status: variant.status, headers: variant.headers,
             requestTime: variant.requestTime, responseTime: variant.responseTime, bodySize: variant.bodySize,
             storedAt: variant.storedAt, lastAccess: date)

@@ -58,7 +58,7 @@ import Testing
         #expect(again.source == .network)
         #expect(server.requestCount("/report.bin") == 2)
         #expect(try Data(contentsOf: destination) == Data(transferBytes))
-        #expect(try await store.totals().entryCount == 0)
+        #expect(try await store.totals().count == 0)
     }
 
     /// Not even when the client's default policy caches: a download is asked for by the call or its endpoint.
@@ -75,7 +75,7 @@ import Testing
             let first = try await client.download(Report(), to: folder.appendingPathComponent("first.bin"), cachePolicy: .followHTTP)
             #expect(first.source == .network)
             // Copied from the file before the download returned.
-                #expect(try await store.totals().entryCount == 1)
+                #expect(try await store.totals().count == 1)
 
             let destination = folder.appendingPathComponent("second.bin")
             let updates = Locked<[TransferProgress]>([])

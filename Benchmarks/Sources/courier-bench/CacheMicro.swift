@@ -47,7 +47,7 @@ func cacheMicroCases(iterations: Int) throws -> [MicroCase] {
     /// Stores the 2 KB feed into `store` under a new URL.
     func storeOne(into store: SQLiteCacheStorage) async throws {
         counter &+= 1
-        let response = StorableResponse(
+        let response = VariantToStore(
             key: CacheKey(normalizedURL: "http://127.0.0.1:8080/stored?n=\(counter)"), varySelection: .none, status: 200,
             headers: [.contentType: "application/json", .cacheControl: "max-age=\(Fixtures.cacheMaxAge)"],
             requestTime: Date(), responseTime: Date())

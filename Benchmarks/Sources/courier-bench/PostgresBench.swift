@@ -84,7 +84,7 @@ struct PostgresBenchCommand: AsyncParsableCommand {
         let bareKey = CacheKey(normalizedURL: "https://bench.example/floor")
         let now = Date()
         _ = try await shared.store(
-            StorableResponse(key: bareKey, varySelection: .none, status: 200, headers: [.cacheControl: "max-age=3600"], requestTime: now, responseTime: now),
+            VariantToStore(key: bareKey, varySelection: .none, status: 200, headers: [.cacheControl: "max-age=3600"], requestTime: now, responseTime: now),
             body: .bytes(Fixtures.cached))
         let floorBody = Fixtures.cached
 
@@ -112,7 +112,7 @@ struct PostgresBenchCommand: AsyncParsableCommand {
             }),
             ("breakdown: the storage's store alone", requests, {
                 counter += 1
-                let response = StorableResponse(
+                let response = VariantToStore(
                     key: CacheKey(normalizedURL: "https://bench.example/store/\(counter)"), varySelection: .none, status: 200,
                     headers: [.contentType: "application/json", .cacheControl: "max-age=3600"], requestTime: Date(), responseTime: Date())
                 guard try await shared.store(response, body: .bytes(floorBody)).stored != nil else { throw BenchError("not stored") }

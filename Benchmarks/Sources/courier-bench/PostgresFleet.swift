@@ -60,8 +60,8 @@ struct PostgresMemberCommand: AsyncParsableCommand {
         let storage = PostgresCacheStorage(client: postgres, maximumSize: 1 << 40, timeout: .seconds(30))
         let body = CacheBody.bytes(Data(repeating: 7, count: 2_048))
         let now = Date()
-        func response(_ url: String) -> StorableResponse {
-            StorableResponse(
+        func response(_ url: String) -> VariantToStore {
+            VariantToStore(
                 key: CacheKey(normalizedURL: url), varySelection: .none, status: 200,
                 headers: [.contentType: "application/json", .cacheControl: "max-age=3600"], requestTime: now, responseTime: now)
         }
@@ -158,7 +158,7 @@ enum PostgresFloor {
         }
         guard found.variants.isEmpty, claim == nil || found.flight == .yours else { throw BenchError("not a miss of one's own") }
         let now = Date()
-        let response = StorableResponse(
+        let response = VariantToStore(
             key: key, varySelection: .none, status: 200, headers: [.contentType: "application/json", .cacheControl: "max-age=3600"],
             requestTime: now, responseTime: now, clearMark: found.clearMark)
         guard try await storage.store(response, body: .bytes(Fixtures.cached)).stored != nil else { throw BenchError("not stored") }

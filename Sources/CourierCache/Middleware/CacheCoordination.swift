@@ -11,7 +11,7 @@ final class CacheCoordination: Sendable {
     let claimant = UUID()
     let breaker = StorageBreaker()
     /// The storage's totals when last read, for ``HTTPCache/statistics()`` while it can't be read.
-    let lastTotals = Locked(CacheTotals(entryCount: 0, totalBytes: 0))
+    let lastTotals = Locked(CacheTotals(count: 0, totalBytes: 0))
 
     private struct State {
         var revalidating: Set<CacheKey> = []

@@ -8,14 +8,14 @@ import OpenAPIRuntime
 extension CacheExchange {
     /// The stored variant matching this request's `Vary` fields (with its body when small), or nil;
     /// when none matches, the stored variants are `unselected` (to validate or complete). A broken store is a miss.
-    func lookup() async throws -> (hit: Hit?, unselected: [CachedMetadata]) {
+    func lookup() async throws -> (hit: StoredVariant?, unselected: [VariantMetadata]) {
         let (hit, unselected, _) = try await lookup(claimingFlight: nil)
         return (hit, unselected)
     }
 
     /// ``lookup()`` that, with a `claim`, claims the key's flight when nothing is stored: whose
     /// turn it is to fetch it (nil when nothing was claimed).
-    func lookup(claimingFlight claim: CacheFlightClaim?) async throws -> (hit: Hit?, unselected: [CachedMetadata], flight: CacheFlightTurn?) {
+    func lookup(claimingFlight claim: CacheFlightClaim?) async throws -> (hit: StoredVariant?, unselected: [VariantMetadata], flight: CacheFlightTurn?) {
         // Read after this key's pending writes, while the storage works: a resting one is skipped
         // at once below, and its writes must not hold the call meanwhile.
         if cache.coordination.breaker.isClosed {
@@ -30,12 +30,12 @@ extension CacheExchange {
         guard let chosen = rules.selectVariant(for: request, among: stored),
               let variant = variants.last(where: { $0.metadata.id == chosen.id })
         else { return (nil, stored, found.flight) }
-        return (Hit(metadata: variant.metadata, body: variant.body), [], found.flight)
+        return (variant, [], found.flight)
     }
 
     /// The stored response with its body — or, for a `Range` request, the `206` or `416` the cache
     /// builds from it — or nil when the body is gone or the stored response can't answer the request.
-    func serve(_ hit: Hit, as source: ResponseSource) async throws -> Answer? {
+    func serve(_ hit: StoredVariant, as source: ResponseSource) async throws -> Answer? {
         guard let answer = rules.storedAnswer(for: request, from: hit.metadata.response, bodySize: hit.metadata.bodySize),
               let served = try? await answering(answer, rules.servedResponse(for: hit.metadata.storedResponse, now: cache.clock), hit)
         else { return nil }
@@ -44,7 +44,7 @@ extension CacheExchange {
         return Answer(stored: served, source: source)
     }
 
-    func canServeStaleOnError(_ hit: Hit) -> Bool {
+    func canServeStaleOnError(_ hit: StoredVariant) -> Bool {
         rules.canServeStaleOnError(
             stored: hit.metadata.storedResponse, now: cache.clock,
             requestDirectives: CacheControl(request: request.headerFields), extraAllowance: offlineAllowance

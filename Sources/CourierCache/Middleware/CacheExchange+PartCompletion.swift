@@ -12,7 +12,7 @@ extension CacheExchange {
     /// A `200` (the representation changed, `If-Range` failed) answers the caller as it is and is
     /// stored as usual; a part that doesn't complete the stored one, or a `416`, sends the caller's
     /// own request instead.
-    func completingPart(among variants: [CachedMetadata], _ network: Network) async throws -> Answer? {
+    func completingPart(among variants: [VariantMetadata], _ network: Network) async throws -> Answer? {
         guard !isTransfer,
               let (index, ranged) = rules.completion(for: request, among: variants.map(\.storedResponse), limit: min(bodyLimit, storage.maximumSize))
         else { return nil }

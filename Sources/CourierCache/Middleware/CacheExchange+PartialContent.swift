@@ -6,7 +6,7 @@ import OpenAPIRuntime
 extension CacheExchange {
     /// The response for `answer` built from a stored variant's head ready to serve: the whole body,
     /// the slice a `206` carries, or a bodiless `416`; nil when the body is gone.
-    func answering(_ answer: StoredAnswer, _ head: HTTPResponse, _ hit: Hit) async throws -> (HTTPResponse, HTTPBody?)? {
+    func answering(_ answer: StoredAnswer, _ head: HTTPResponse, _ hit: StoredVariant) async throws -> (HTTPResponse, HTTPBody?)? {
         let response = rules.response(head, answering: answer)
         switch answer {
         case .unsatisfiable, .notModified:
@@ -21,7 +21,7 @@ extension CacheExchange {
     /// The stored body, or its slice at `offsets`; nil when it is gone. Streamed from the store,
     /// never loaded, when the lookup didn't read it and it goes to a transfer or is larger than
     /// the call may gather (the client's edge then fails it as too large after the limit's bytes).
-    private func body(of hit: Hit, offsets: Range<Int>?) async throws -> HTTPBody? {
+    private func body(of hit: StoredVariant, offsets: Range<Int>?) async throws -> HTTPBody? {
         if hit.body == nil, isTransfer || hit.metadata.bodySize > bodyLimit {
             return try await storage.body(of: hit.metadata, offsets: offsets ?? 0..<hit.metadata.bodySize)
         }
@@ -69,7 +69,7 @@ extension CacheExchange {
             }
         }
         await store(
-            StorableResponse(
+            VariantToStore(
                 key: key, varySelection: selection, status: status, headers: fields, requestTime: requestTime, responseTime: cache.clock,
                 clearMark: clearMarks.mark),
             body: .bytes(stored))

@@ -9,7 +9,7 @@ extension CacheExchange {
     /// A 304: refresh the stored headers and serve the stored body (or the range of it the request
     /// asks for). A shared cache told the response is now `private` serves it to this caller and
     /// keeps it no longer.
-    func revalidated(_ hit: Hit, by notModified: Answer, requestTime: Date, network: Network) async throws -> Answer {
+    func revalidated(_ hit: StoredVariant, by notModified: Answer, requestTime: Date, network: Network) async throws -> Answer {
         let fields = notModified.response.headerFields
         let merged = hit.metadata.status == 206
             ? rules.mergeKeepingHeldRange(stored: hit.metadata.headers, notModified: fields)

@@ -80,8 +80,8 @@ extension CacheExchange {
     }
 
     /// What ``store(_:body:)`` keeps of a response: its key, selection, status and storable fields.
-    func storable(_ response: HTTPResponse, selection: VarySelection, requestTime: Date) -> StorableResponse {
-        StorableResponse(
+    func storable(_ response: HTTPResponse, selection: VarySelection, requestTime: Date) -> VariantToStore {
+        VariantToStore(
             key: key, varySelection: selection, status: response.status.code, headers: rules.fieldsToStore(response.headerFields),
             requestTime: requestTime, responseTime: cache.clock, clearMark: clearMarks.mark)
     }
@@ -89,13 +89,13 @@ extension CacheExchange {
     /// Stores a response, best effort (a failure is counted, and logged once a run of them), and
     /// counts what it stored and evicted. Bytes are written after the caller has its answer (see
     /// ``StoresInFlight``); a download's file before the download returns, since the app may move it.
-    func store(_ response: StorableResponse, body: CacheBody) async {
+    func store(_ response: VariantToStore, body: CacheBody) async {
         heldFlight?.storing()
         guard body.bytes != nil else { return await storeNow(response, body: body) }
         cache.coordination.writes.start(key) { await self.storeNow(response, body: body) }
     }
 
-    private func storeNow(_ response: StorableResponse, body: CacheBody) async {
+    private func storeNow(_ response: VariantToStore, body: CacheBody) async {
         var outcome: StoreOutcome?
         // A clear of the partition since the call started (a sign-out) wins over its response.
         if cache.coordination.generation(of: key.partition) == generation {

@@ -149,7 +149,7 @@ struct CacheExchange: Sendable {
 
     /// Sends `outgoing`; `unselected` are the stored variants whose tags it lists (a `304` then names one of them).
     func followHTTPNetwork(
-        _ network: Network, request outgoing: HTTPRequest, hit: Hit?, unselected: [CachedMetadata] = []
+        _ network: Network, request outgoing: HTTPRequest, hit: StoredVariant?, unselected: [VariantMetadata] = []
     ) async throws -> Answer {
         let requestTime = cache.clock
         let answer: Answer

@@ -16,7 +16,7 @@ extension HTTPCache {
         var totals: [CachePartition: CacheTotals] = [:]
         for variant in try await storedVariants(in: nil) {
             let partition = CachePartition(storageName: variant.key.partition)
-            totals[partition, default: CacheTotals()].entryCount += 1
+            totals[partition, default: CacheTotals()].count += 1
             totals[partition, default: CacheTotals()].totalBytes += variant.bodySize + CacheStorageSize.metadata(of: variant, headers: variant.headers)
         }
         return totals
@@ -64,7 +64,7 @@ extension HTTPCache {
     }
 
     /// The stored variants of a partition (every partition for nil), once the pending writes are done.
-    private func storedVariants(in partition: CachePartition?) async throws -> [CachedMetadata] {
+    private func storedVariants(in partition: CachePartition?) async throws -> [VariantMetadata] {
         await coordination.writes.waitForAll()
         let variants = try await storage.variants(in: partition?.storageName)
         guard let partition else { return variants }
@@ -73,7 +73,7 @@ extension HTTPCache {
 
     /// Removes each variant of `partition` that `matches`; counts those still there to remove.
     private func removeVariants(
-        in partition: CachePartition?, where matches: (CachedMetadata, CacheRules) throws -> Bool
+        in partition: CachePartition?, where matches: (VariantMetadata, CacheRules) throws -> Bool
     ) async throws -> Int {
         var removed = 0
         for variant in try await storedVariants(in: partition) where try matches(variant, rules) {

@@ -23,7 +23,7 @@ extension HTTPCache {
         let counted = counters.snapshot
         return CacheStatistics(
             hits: counted.hits, misses: counted.misses, evictions: counted.evictions, failures: counted.failures,
-            skipped: coordination.breaker.skipped, entryCount: totals.entryCount, totalBytes: totals.totalBytes)
+            skipped: coordination.breaker.skipped, entryCount: totals.count, totalBytes: totals.totalBytes)
     }
 
     /// Removes every stored response; the removed bytes leave the file too.

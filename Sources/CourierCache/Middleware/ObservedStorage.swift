@@ -117,36 +117,36 @@ struct ObservedStorage: Sendable {
         return try await run("lookup", reachesStorage: false) { try await base.clearMark(of: partition) }
     }
 
-    func variants(for key: CacheKey) async throws -> [CachedMetadata] {
+    func variants(for key: CacheKey) async throws -> [VariantMetadata] {
         try await run("lookup", closes: true) { try await base.variants(for: key) }
     }
 
-    func body(of variant: CachedMetadata) async throws -> Data? {
+    func body(of variant: VariantMetadata) async throws -> Data? {
         try await run("body") { try await base.body(of: variant) }
     }
 
-    func body(of variant: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
+    func body(of variant: VariantMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
         try await run("body") { try await base.body(of: variant, offsets: offsets) }
     }
 
-    func store(_ response: StorableResponse, body: CacheBody) async throws -> StoreOutcome {
+    func store(_ response: VariantToStore, body: CacheBody) async throws -> StoreOutcome {
         let outcome = try await run("store", rests: false) { try await base.store(response, body: body) }
         counters.add(evictions: outcome.evictedCount)
         return outcome
     }
 
-    func updateHeaders(of variant: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
+    func updateHeaders(of variant: VariantMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
         try await run("update") {
             try await base.updateHeaders(of: variant, headers: headers, requestTime: requestTime, responseTime: responseTime)
         }
     }
 
-    func recordUse(of variant: CachedMetadata) async {
+    func recordUse(of variant: VariantMetadata) async {
         guard breaker?.isClosed ?? true else { return }
         await base.recordUse(of: variant)
     }
 
-    func remove(_ variant: CachedMetadata) async throws -> Bool {
+    func remove(_ variant: VariantMetadata) async throws -> Bool {
         try await run("remove") { try await base.remove(variant) }
     }
 
@@ -158,7 +158,7 @@ struct ObservedStorage: Sendable {
         try await run("totals") { try await base.totals() }
     }
 
-    func variants(in partition: String?) async throws -> [CachedMetadata] {
+    func variants(in partition: String?) async throws -> [VariantMetadata] {
         try await run("variants") { try await base.variants(in: partition) }
     }
 }

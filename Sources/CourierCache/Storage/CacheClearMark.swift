@@ -5,7 +5,7 @@
 /// A storage that many processes share (`PostgresCacheStorage`) numbers each partition's clears
 /// and hands the number out with each lookup (``CacheStorage/lookup(_:inlineBodyLimit:)``) and
 /// before a request sent without one (``CacheStorage/clearMark(of:)``). ``HTTPCache`` carries it to
-/// ``CacheStorage/store(_:body:)`` in ``StorableResponse/clearMark``. A storage of one process has
+/// ``CacheStorage/store(_:body:)`` in ``VariantToStore/clearMark``. A storage of one process has
 /// none: ``HTTPCache`` orders its clears and stores itself.
 public struct CacheClearMark: Sendable, Hashable {
     /// The partition's clear generation: higher after each clear, never given twice.

@@ -28,7 +28,7 @@ public struct CacheEntry: Sendable, Hashable {
 
     /// The entry of a stored variant, its freshness read with `rules`; nil when the stored URL
     /// doesn't parse (only a file written by something else holds one).
-    init?(_ metadata: CachedMetadata, rules: CacheRules, now: Date) {
+    init?(_ metadata: VariantMetadata, rules: CacheRules, now: Date) {
         guard let url = URL(string: metadata.key.url) else { return nil }
         let stored = metadata.storedResponse
         let lifetime = rules.freshnessLifetime(of: stored.response, responseTime: metadata.responseTime)
@@ -46,14 +46,15 @@ public struct CacheEntry: Sendable, Hashable {
 
 /// How many responses a partition holds and their bytes, as ``HTTPCache/totals()`` reports them.
 public struct CacheTotals: Sendable, Hashable {
-    /// The number of stored responses (each variant counts).
-    public var entryCount: Int
+    /// The number of stored responses: the variants a storage holds, each an entry in an app's
+    /// listing (``HTTPCache/entries(in:)``).
+    public var count: Int
     /// Their bodies and approximate metadata, in bytes, as the store's size limit counts them.
     public var totalBytes: Int
 
     /// Creates totals.
-    public init(entryCount: Int = 0, totalBytes: Int = 0) {
-        self.entryCount = entryCount
+    public init(count: Int = 0, totalBytes: Int = 0) {
+        self.count = count
         self.totalBytes = totalBytes
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A claim, made through a storage that many processes share, to fetch a key from the origin for
 /// all of them: a *flight*. While it holds, the other processes that miss the key wait for its
-/// response in the storage instead of asking the origin too, so an entry a fleet misses at once
+/// response in the storage instead of asking the origin too, so a key a fleet misses at once
 /// (a popular one that just expired) costs the origin one request.
 ///
 /// ``HTTPCache`` makes the claim with a lookup that finds nothing stored

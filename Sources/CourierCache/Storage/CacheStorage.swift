@@ -13,7 +13,7 @@ import OpenAPIRuntime
 ///
 /// Every operation either does what it says or throws (the cache then goes on as on a miss, and
 /// counts the failure); a storage never stores a variant without its whole body. A storage gives
-/// each stored variant an ``CachedMetadata/id`` it never gives again for the same key, so a
+/// each stored variant an ``VariantMetadata/id`` it never gives again for the same key, so a
 /// variant read before a replacement never reaches the body of its successor.
 public protocol CacheStorage: Sendable {
     /// The size limit in bytes (bodies plus ``CacheStorageSize/metadata(of:)``).
@@ -54,24 +54,24 @@ public protocol CacheStorage: Sendable {
     func clearMark(of partition: String) async throws -> CacheClearMark?
     /// The bytes of a variant's body at `offsets`, as a stream that need not be in memory at once;
     /// nil when the variant has been replaced or removed, or is shorter.
-    func body(of variant: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody?
+    func body(of variant: VariantMetadata, offsets: Range<Int>) async throws -> HTTPBody?
 
     /// Stores a response with its whole body, replacing the variant of its key with the same vary
     /// selection, as the most recently used, then evicts down to ``maximumSize``. Too large for
     /// ``maximumSize``, it isn't stored and the variant it would replace is removed. A body whose
     /// stream ends early or runs long stores nothing (the storage throws). A storage that keeps
     /// clear marks stores nothing when the partition was cleared after the response's
-    /// ``StorableResponse/clearMark`` (or, without one, at all in the time it keeps clears). A
+    /// ``VariantToStore/clearMark`` (or, without one, at all in the time it keeps clears). A
     /// response stored ends its key's flight, in the transaction that makes it visible.
-    func store(_ response: StorableResponse, body: CacheBody) async throws -> StoreOutcome
+    func store(_ response: VariantToStore, body: CacheBody) async throws -> StoreOutcome
     /// Replaces a variant's header fields and times (after a `304` or a `HEAD`) and marks it used;
     /// `false` when the variant no longer exists.
-    func updateHeaders(of variant: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool
+    func updateHeaders(of variant: VariantMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool
     /// Marks a variant as just used, so eviction takes it last; best effort, and a storage may
     /// skip a write when the variant was used within the last minute.
-    func recordUse(of variant: CachedMetadata) async
+    func recordUse(of variant: VariantMetadata) async
     /// Removes one variant; `false` when it was already replaced or removed.
-    func remove(_ variant: CachedMetadata) async throws -> Bool
+    func remove(_ variant: VariantMetadata) async throws -> Bool
     /// Removes every variant in `scope`; returns how many. Removing a partition or everything
     /// also erases the removed bytes where the storage can (a signed-out user's data).
     func removeAll(_ scope: CacheScope) async throws -> Int
@@ -79,11 +79,11 @@ public protocol CacheStorage: Sendable {
     func totals() async throws -> CacheTotals
     /// Every stored variant of one partition, or (nil) of all, metadata only, oldest first: for a
     /// listing, and for removals that choose by what was stored.
-    func variants(in partition: String?) async throws -> [CachedMetadata]
+    func variants(in partition: String?) async throws -> [VariantMetadata]
 }
 
 /// A response to store, without its body.
-public struct StorableResponse: Sendable, Hashable {
+public struct VariantToStore: Sendable, Hashable {
     /// Where it is stored.
     public var key: CacheKey
     /// The request values its `Vary` header selects.
@@ -115,9 +115,9 @@ public struct StorableResponse: Sendable, Hashable {
 
     /// Its metadata once stored under `id` with a body of `bodySize` bytes, at `now`. Dates go
     /// through `timeIntervalSince1970` as a storage keeps them, so this equals what a later read returns.
-    public func metadata(id: Int64, bodySize: Int, now: Date) -> CachedMetadata {
+    public func metadata(id: Int64, bodySize: Int, now: Date) -> VariantMetadata {
         let stamp = Date(timeIntervalSince1970: now.timeIntervalSince1970)
-        return CachedMetadata(
+        return VariantMetadata(
             id: id, key: key, varySelection: varySelection, status: status, headers: headers,
             requestTime: Date(timeIntervalSince1970: requestTime.timeIntervalSince1970),
             responseTime: Date(timeIntervalSince1970: responseTime.timeIntervalSince1970),
@@ -128,14 +128,14 @@ public struct StorableResponse: Sendable, Hashable {
 /// What storing a response did.
 public struct StoreOutcome: Sendable, Hashable {
     /// The stored variant; nil when it was too large to store.
-    public var stored: CachedMetadata?
+    public var stored: VariantMetadata?
     /// How many variants eviction removed to make room.
     public var evictedCount: Int
     /// The bytes eviction removed, as ``CacheStorageSize`` counts them.
     public var evictedBytes: Int
 
     /// Creates an outcome.
-    public init(stored: CachedMetadata? = nil, evictedCount: Int = 0, evictedBytes: Int = 0) {
+    public init(stored: VariantMetadata? = nil, evictedCount: Int = 0, evictedBytes: Int = 0) {
         self.stored = stored
         self.evictedCount = evictedCount
         self.evictedBytes = evictedBytes
@@ -145,12 +145,12 @@ public struct StoreOutcome: Sendable, Hashable {
 /// A stored variant as a lookup reads it: its metadata, and its body when small.
 public struct StoredVariant: Sendable, Hashable {
     /// The variant.
-    public var metadata: CachedMetadata
+    public var metadata: VariantMetadata
     /// Its whole body, when the lookup asked for bodies this small.
     public var body: Data?
 
     /// Creates a variant read from a storage.
-    public init(metadata: CachedMetadata, body: Data?) {
+    public init(metadata: VariantMetadata, body: Data?) {
         self.metadata = metadata
         self.body = body
     }
@@ -161,7 +161,7 @@ public enum CacheStorageSize {
     /// The approximate bytes a variant costs besides its body: the key, the vary selection, each
     /// header field counted as name + value + 32 (the size HPACK gives a field, RFC 7541 §4.1),
     /// and 128 for the record itself; the same whatever the encoding.
-    public static func metadata(of response: StorableResponse) -> Int {
+    public static func metadata(of response: VariantToStore) -> Int {
         let key = response.key
         var size = key.method.utf8.count + key.url.utf8.count + key.partition.utf8.count + 128
         size += response.varySelection.canonicalKey.utf8.count * 2
@@ -170,8 +170,8 @@ public enum CacheStorageSize {
     }
 
     /// ``metadata(of:)`` for a stored variant whose header fields become `headers`.
-    public static func metadata(of variant: CachedMetadata, headers: HTTPFields) -> Int {
-        metadata(of: StorableResponse(
+    public static func metadata(of variant: VariantMetadata, headers: HTTPFields) -> Int {
+        metadata(of: VariantToStore(
             key: variant.key, varySelection: variant.varySelection, status: variant.status, headers: headers,
             requestTime: variant.requestTime, responseTime: variant.responseTime))
     }
@@ -182,12 +182,12 @@ extension CacheStorage {
     public var sharing: CacheSharing { .private }
 
     /// Every stored variant of `key`, metadata only.
-    package func variants(for key: CacheKey) async throws -> [CachedMetadata] {
+    package func variants(for key: CacheKey) async throws -> [VariantMetadata] {
         try await variants(of: key, inlineBodyLimit: -1).map(\.metadata)
     }
 
     /// The whole body of a variant, gathered; nil when the variant has been replaced or removed.
-    package func body(of variant: CachedMetadata) async throws -> Data? {
+    package func body(of variant: VariantMetadata) async throws -> Data? {
         guard let body = try await body(of: variant, offsets: 0..<variant.bodySize) else { return nil }
         return try await Data(collecting: body, upTo: variant.bodySize)
     }

@@ -12,7 +12,7 @@ public final class InMemoryCacheStorage: CacheStorage {
     private let key: [UInt8]
 
     private struct Entry {
-        var metadata: CachedMetadata
+        var metadata: VariantMetadata
         var body: Data
         var metaSize: Int
         /// Larger is used more recently.
@@ -61,12 +61,12 @@ public final class InMemoryCacheStorage: CacheStorage {
         }
     }
 
-    public func body(of entry: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
+    public func body(of entry: VariantMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
         let body = state.withLock { state in state.entries[entry.id].flatMap { $0.metadata.key == entry.key ? $0.body : nil } }
         return body?.body(at: offsets)
     }
 
-    public func store(_ response: StorableResponse, body: CacheBody) async throws -> StoreOutcome {
+    public func store(_ response: VariantToStore, body: CacheBody) async throws -> StoreOutcome {
         var bytes = body.bytes ?? Data()
         if body.bytes == nil {
             for try await chunk in body.chunks() { bytes.append(chunk) }
@@ -94,13 +94,13 @@ public final class InMemoryCacheStorage: CacheStorage {
         }
     }
 
-    public func updateHeaders(of entry: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
+    public func updateHeaders(of entry: VariantMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
         let metaSize = CacheStorageSize.metadata(of: entry, headers: headers)
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
         return state.withLock { state in
             guard var stored = state.entries[entry.id], stored.metadata.key == entry.key else { return false }
             let old = stored.metadata
-            stored.metadata = CachedMetadata(
+            stored.metadata = VariantMetadata(
                 id: old.id, key: old.key, varySelection: old.varySelection, status: old.status, headers: headers,
                 requestTime: requestTime, responseTime: responseTime, bodySize: old.bodySize, storedAt: old.storedAt, lastAccess: now)
             state.bytes += metaSize - stored.metaSize
@@ -111,7 +111,7 @@ public final class InMemoryCacheStorage: CacheStorage {
         }
     }
 
-    public func recordUse(of entry: CachedMetadata) async {
+    public func recordUse(of entry: VariantMetadata) async {
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
         state.withLock { state in
             guard var stored = state.entries[entry.id] else { return }
@@ -121,7 +121,7 @@ public final class InMemoryCacheStorage: CacheStorage {
         }
     }
 
-    public func remove(_ entry: CachedMetadata) async throws -> Bool {
+    public func remove(_ entry: VariantMetadata) async throws -> Bool {
         state.withLock { state in
             guard state.entries[entry.id]?.metadata.key == entry.key else { return false }
             state.remove(entry.id)
@@ -137,13 +137,13 @@ public final class InMemoryCacheStorage: CacheStorage {
         }
     }
 
-    public func variants(in partition: String?) async throws -> [CachedMetadata] {
+    public func variants(in partition: String?) async throws -> [VariantMetadata] {
         state.withLock { state in
             state.entries.values.map(\.metadata).filter { partition == nil || $0.key.partition == partition }.sorted { $0.id < $1.id }
         }
     }
 
     public func totals() async throws -> CacheTotals {
-        state.withLock { CacheTotals(entryCount: $0.entries.count, totalBytes: $0.bytes) }
+        state.withLock { CacheTotals(count: $0.entries.count, totalBytes: $0.bytes) }
     }
 }

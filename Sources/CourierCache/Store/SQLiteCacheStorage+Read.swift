@@ -23,7 +23,7 @@ extension SQLiteCacheStorage {
         }
     }
 
-    public func variants(in partition: String?) async throws -> [CachedMetadata] {
+    public func variants(in partition: String?) async throws -> [VariantMetadata] {
         try read("variants") { db in try VariantRows.variants(in: partition, try Self.connection(of: db)) }
     }
 
@@ -34,7 +34,7 @@ extension SQLiteCacheStorage {
     }
 
     /// The whole body of a variant, in one read; nil when it has been replaced or removed.
-    func wholeBody(of entry: CachedMetadata) throws -> Data? {
+    func wholeBody(of entry: VariantMetadata) throws -> Data? {
         guard !entry.key.holdsNUL else { return nil }
         let data = try read("body") { db in
             // Matched on the key too, not the id alone: after a damaged file is replaced, ids start
@@ -55,7 +55,7 @@ extension SQLiteCacheStorage {
     /// I/O (which GRDB doesn't offer), from one snapshot of the file: a read transaction on a
     /// connection of its own, held until the stream ends or is released, so a write meanwhile
     /// can't change the bytes it serves. A store in memory serves it from memory.
-    public func body(of entry: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
+    public func body(of entry: VariantMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
         guard let fileURL else { return try wholeBody(of: entry)?.body(at: offsets) }
         // Failures are logged, counted and a damaged file replaced, as for every other read.
         let opened = try accessNow("streamedBody") { _ in
@@ -69,7 +69,7 @@ extension SQLiteCacheStorage {
         // Kept by triggers (see ``migrator``): summing every row would cost a scan.
         try read("statistics") { db in
             let row = try Row.fetchOne(db, sql: "SELECT entries, bytes FROM totals")
-            return CacheTotals(entryCount: row?[0] ?? 0, totalBytes: row?[1] ?? 0)
+            return CacheTotals(count: row?[0] ?? 0, totalBytes: row?[1] ?? 0)
         }
     }
 }

@@ -11,7 +11,7 @@ extension SQLiteCacheStorage {
     /// used variants (stored, touched or revalidated longest ago) until the total fits
     /// ``maximumSize``. A file body is opened now and copied a chunk at a time, never whole in memory.
     /// A key or vary selection whose text holds a NUL byte is not stored (SQLite's texts end at one).
-    public func store(_ response: StorableResponse, body: CacheBody) async throws -> StoreOutcome {
+    public func store(_ response: VariantToStore, body: CacheBody) async throws -> StoreOutcome {
         guard !response.key.holdsNUL else { return StoreOutcome() }
         let limit = maximumSize
         if let bytes = body.bytes {
@@ -43,7 +43,7 @@ extension SQLiteCacheStorage {
     /// stepped through SQLite's C API: GRDB's conversion of each argument was a measurable part of a
     /// store beside SQLite's own work (`courier-bench micro --filter store`).
     private static func replace(
-        with response: StorableResponse, bodySize: Int, limit: Int, _ db: Database, insertBody: (Int64) throws -> Void
+        with response: VariantToStore, bodySize: Int, limit: Int, _ db: Database, insertBody: (Int64) throws -> Void
     ) throws -> StoreOutcome {
         let handle = try connection(of: db)
         let key = response.key
@@ -107,7 +107,7 @@ extension SQLiteCacheStorage {
         return StoreOutcome(evictedCount: victims.count, evictedBytes: before - total)
     }
 
-    public func updateHeaders(of entry: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
+    public func updateHeaders(of entry: VariantMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
         guard !entry.key.holdsNUL else { return false }
         let metaSize = CacheStorageSize.metadata(of: entry, headers: headers)
         let arguments: StatementArguments = [
@@ -130,7 +130,7 @@ extension SQLiteCacheStorage {
     /// Marks a variant as used, unless its recorded use is younger than a minute:
     /// eviction orders variants by use to the minute, so a hit on one used (or stored) within the
     /// last minute costs no write at all. Failures are logged, never thrown.
-    public func recordUse(of entry: CachedMetadata) async {
+    public func recordUse(of entry: VariantMetadata) async {
         guard Date().timeIntervalSince(entry.lastAccess) >= Self.useGranularity else { return }
         let arguments: StatementArguments = [Date().timeIntervalSince1970, entry.id]
         _ = try? writeNow("recordUse") { db in
@@ -143,7 +143,7 @@ extension SQLiteCacheStorage {
     /// How recent a recorded use may be for a hit not to record another (see ``recordUse(of:)``).
     static let useGranularity: TimeInterval = 60
 
-    public func remove(_ entry: CachedMetadata) async throws -> Bool {
+    public func remove(_ entry: VariantMetadata) async throws -> Bool {
         guard !entry.key.holdsNUL else { return false }
         // Matched on the key too: after a damaged file is replaced, ids start over.
         return try delete(

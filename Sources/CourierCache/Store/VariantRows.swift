@@ -53,11 +53,11 @@ enum VariantRows {
     }
 
     /// Runs ``entriesSQL`` on a connection, preparing it for this call.
-    static func variants(in partition: String?, _ handle: OpaquePointer) throws -> [CachedMetadata] {
+    static func variants(in partition: String?, _ handle: OpaquePointer) throws -> [VariantMetadata] {
         let statement = try SQLiteCalls.prepare(entriesSQL, on: handle, persistent: false)
         defer { sqlite3_finalize(statement) }
         if let partition { try SQLiteCalls.bind(partition, at: 1, of: statement, handle) }
-        var entries: [CachedMetadata] = []
+        var entries: [VariantMetadata] = []
         while try SQLiteCalls.step(statement, handle) {
             guard let partition = text(statement, 9), let url = text(statement, 10), let method = text(statement, 11),
                   let metadata = metadata(statement, key: CacheKey(method: method, normalizedURL: url, partition: partition))
@@ -69,7 +69,7 @@ enum VariantRows {
 
     /// The metadata in a row's first nine columns; nil when a column has the wrong type or an
     /// impossible value.
-    private static func metadata(_ row: OpaquePointer, key: CacheKey) -> CachedMetadata? {
+    private static func metadata(_ row: OpaquePointer, key: CacheKey) -> VariantMetadata? {
         guard let id = integer(row, 0),
               let vary = bytes(row, 1, VaryCoding.decode),
               let status = integer(row, 2), (100...999).contains(status),
@@ -78,7 +78,7 @@ enum VariantRows {
               let bodySize = integer(row, 6), bodySize >= 0,
               let storedAt = real(row, 7), let lastAccess = real(row, 8)
         else { return nil }
-        return CachedMetadata(
+        return VariantMetadata(
             id: id, key: key, varySelection: vary, status: Int(status), headers: headers,
             requestTime: Date(timeIntervalSince1970: requestTime), responseTime: Date(timeIntervalSince1970: responseTime),
             bodySize: Int(bodySize), storedAt: Date(timeIntervalSince1970: storedAt), lastAccess: Date(timeIntervalSince1970: lastAccess))

@@ -54,8 +54,8 @@ import Testing
             #expect(try await alice.entries(in: .user("bob")).isEmpty)
             let totals = try await alice.totals()
             #expect(totals.keys.sorted { "\($0)" < "\($1)" } == [.anonymous, .user("alice")])
-            #expect(totals[.user("alice")]?.entryCount == 2)
-            #expect(totals[.anonymous]?.entryCount == 1)
+            #expect(totals[.user("alice")]?.count == 2)
+            #expect(totals[.anonymous]?.count == 1)
             let bytes = totals.values.map(\.totalBytes).reduce(0, +)
             #expect(bytes == (try await storage.totals().totalBytes), "counted as the size limit counts them")
         }
@@ -132,7 +132,7 @@ import Testing
             _ = try await origin.call(cache, "/public")
             await cache.flush()
             #expect(try await cache.entries(in: .ownCredentials).count == 2)
-            #expect(try await cache.totals()[.ownCredentials]?.entryCount == 2)
+            #expect(try await cache.totals()[.ownCredentials]?.count == 2)
             #expect(try await cache.remove(url: baseURL.appendingPathComponent("mine"), in: .ownCredentials) == 2)
             #expect(try await cache.entries().map(\.partition) == [.anonymous])
         }

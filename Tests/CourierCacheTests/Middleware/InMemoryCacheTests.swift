@@ -101,9 +101,9 @@ import Testing
         let storage = InMemoryCacheStorage(maximumSize: 1 << 20)
         let cache = origin.cache(storage)
         _ = try await origin.call(cache)
-        #expect(try await storage.totals().entryCount == 1)
+        #expect(try await storage.totals().count == 1)
         _ = try await origin.call(cache, method: .post)
-        #expect(try await storage.totals().entryCount == 0)
+        #expect(try await storage.totals().count == 0)
         #expect(try await origin.call(cache).1 == "feed 3")
     }
 
@@ -113,7 +113,7 @@ import Testing
         let cache = origin.cache(storage)
         _ = try await origin.call(cache)
         #expect(try await origin.call(cache).1 == "feed 2")
-        #expect(try await storage.totals().entryCount == 0)
+        #expect(try await storage.totals().count == 0)
     }
 
     @Test func aFailedNetworkIsAnsweredByAStaleEntryWithinStaleIfError() async throws {

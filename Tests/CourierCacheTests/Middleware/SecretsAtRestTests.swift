@@ -210,7 +210,7 @@ import Testing
 
         try await setup.cache.clear(identity: "carol")
         #expect(try await setup.fileBytes().range(of: Data("body-of-carol-zq".utf8)) == nil)
-        #expect(try await setup.store.totals().entryCount == 0)
+        #expect(try await setup.store.totals().count == 0)
     }
 
     @Test func clearingTheCacheTakesTheBytesOutOfTheFiles() async throws {

@@ -45,12 +45,12 @@ import Testing
             return try await base.variants(of: key, inlineBodyLimit: inlineBodyLimit)
         }
 
-        func body(of variant: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
+        func body(of variant: VariantMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
             try reach()
             return try await base.body(of: variant, offsets: offsets)
         }
 
-        func store(_ response: StorableResponse, body: CacheBody) async throws -> StoreOutcome {
+        func store(_ response: VariantToStore, body: CacheBody) async throws -> StoreOutcome {
             if holdingStores.current {
                 storesHeld.withLock { $0 += 1 }
                 _ = await eventually(within: .seconds(30)) { !holdingStores.current }
@@ -59,17 +59,17 @@ import Testing
             return try await base.store(response, body: body)
         }
 
-        func updateHeaders(of variant: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
+        func updateHeaders(of variant: VariantMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
             try reach()
             return try await base.updateHeaders(of: variant, headers: headers, requestTime: requestTime, responseTime: responseTime)
         }
 
-        func recordUse(of variant: CachedMetadata) async {
+        func recordUse(of variant: VariantMetadata) async {
             reached.withLock { $0 += 1 }
             await base.recordUse(of: variant)
         }
 
-        func remove(_ variant: CachedMetadata) async throws -> Bool {
+        func remove(_ variant: VariantMetadata) async throws -> Bool {
             try reach()
             return try await base.remove(variant)
         }
@@ -84,7 +84,7 @@ import Testing
             return try await base.totals()
         }
 
-        func variants(in partition: String?) async throws -> [CachedMetadata] {
+        func variants(in partition: String?) async throws -> [VariantMetadata] {
             try reach()
             return try await base.variants(in: partition)
         }

@@ -74,7 +74,7 @@ struct ContentionTests {
             #expect(held.0, "the totals row is free while the body goes in")
             let stored = try #require(try await held.1.value)
             let size = bodySize + CacheStorageSize.metadata(of: stored, headers: stored.headers)
-            #expect(try await storage.totals() == CacheTotals(entryCount: 1, totalBytes: size))
+            #expect(try await storage.totals() == CacheTotals(count: 1, totalBytes: size))
         }
     }
 

@@ -27,14 +27,14 @@ extension ForwardingStorage {
     }
     func endFlight(of key: CacheKey, claimant: UUID) async throws { try await base.endFlight(of: key, claimant: claimant) }
     func clearMark(of partition: String) async throws -> CacheClearMark? { try await base.clearMark(of: partition) }
-    func body(of variant: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody? { try await base.body(of: variant, offsets: offsets) }
-    func store(_ response: StorableResponse, body: CacheBody) async throws -> StoreOutcome { try await base.store(response, body: body) }
-    func updateHeaders(of variant: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
+    func body(of variant: VariantMetadata, offsets: Range<Int>) async throws -> HTTPBody? { try await base.body(of: variant, offsets: offsets) }
+    func store(_ response: VariantToStore, body: CacheBody) async throws -> StoreOutcome { try await base.store(response, body: body) }
+    func updateHeaders(of variant: VariantMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
         try await base.updateHeaders(of: variant, headers: headers, requestTime: requestTime, responseTime: responseTime)
     }
-    func recordUse(of variant: CachedMetadata) async { await base.recordUse(of: variant) }
-    func remove(_ variant: CachedMetadata) async throws -> Bool { try await base.remove(variant) }
+    func recordUse(of variant: VariantMetadata) async { await base.recordUse(of: variant) }
+    func remove(_ variant: VariantMetadata) async throws -> Bool { try await base.remove(variant) }
     func removeAll(_ scope: CacheScope) async throws -> Int { try await base.removeAll(scope) }
     func totals() async throws -> CacheTotals { try await base.totals() }
-    func variants(in partition: String?) async throws -> [CachedMetadata] { try await base.variants(in: partition) }
+    func variants(in partition: String?) async throws -> [VariantMetadata] { try await base.variants(in: partition) }
 }

@@ -80,14 +80,14 @@ struct FlawedStorage: CacheStorage {
         }
     }
 
-    func body(of variant: CachedMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
+    func body(of variant: VariantMetadata, offsets: Range<Int>) async throws -> HTTPBody? {
         let variants = try await inner.variants(of: variant.key, inlineBodyLimit: -1).map(\.metadata)
         let real = flaw == .reusesIDs ? variants.first { $0.varySelection == variant.varySelection } : variant
         guard let real else { return nil }
         return try await inner.body(of: real, offsets: offsets)
     }
 
-    func store(_ response: StorableResponse, body: CacheBody) async throws -> StoreOutcome {
+    func store(_ response: VariantToStore, body: CacheBody) async throws -> StoreOutcome {
         var response = response
         if flaw == .dropsRepeatedFields {
             var kept = HTTPFields()
@@ -99,12 +99,12 @@ struct FlawedStorage: CacheStorage {
         return outcome
     }
 
-    func updateHeaders(of variant: CachedMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
+    func updateHeaders(of variant: VariantMetadata, headers: HTTPFields, requestTime: Date, responseTime: Date) async throws -> Bool {
         try await inner.updateHeaders(of: variant, headers: headers, requestTime: requestTime, responseTime: responseTime)
     }
 
-    func recordUse(of variant: CachedMetadata) async { await inner.recordUse(of: variant) }
-    func remove(_ variant: CachedMetadata) async throws -> Bool { try await inner.remove(variant) }
+    func recordUse(of variant: VariantMetadata) async { await inner.recordUse(of: variant) }
+    func remove(_ variant: VariantMetadata) async throws -> Bool { try await inner.remove(variant) }
 
     func removeAll(_ scope: CacheScope) async throws -> Int {
         if flaw == .clearsEveryPartition, case .partition = scope { return try await inner.removeAll(.everything) }
@@ -112,11 +112,11 @@ struct FlawedStorage: CacheStorage {
     }
 
     func totals() async throws -> CacheTotals { try await inner.totals() }
-    func variants(in partition: String?) async throws -> [CachedMetadata] { try await inner.variants(in: partition) }
+    func variants(in partition: String?) async throws -> [VariantMetadata] { try await inner.variants(in: partition) }
 
     /// Every variant of a key under one id, as a storage that reuses ids would give them.
-    private static func renumbered(_ variant: CachedMetadata) -> CachedMetadata {
-        CachedMetadata(
+    private static func renumbered(_ variant: VariantMetadata) -> VariantMetadata {
+        VariantMetadata(
             id: 1, key: variant.key, varySelection: variant.varySelection, status: variant.status, headers: variant.headers,
             requestTime: variant.requestTime, responseTime: variant.responseTime, bodySize: variant.bodySize,
             storedAt: variant.storedAt, lastAccess: variant.lastAccess)

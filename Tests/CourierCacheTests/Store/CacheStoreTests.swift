@@ -53,7 +53,7 @@ import Testing
                 #expect(outcome.stored == nil, "stored under \(String(reflecting: key))")
                 #expect(try await store.variants(for: key).isEmpty)
                 // Alice's variant under the key cut short: what a NUL-ended binding would reach.
-                let forged = CachedMetadata(
+                let forged = VariantMetadata(
                     id: stored.id, key: key, varySelection: .none, status: 200, headers: stored.headers, requestTime: .now,
                     responseTime: .now, bodySize: 7, storedAt: .now, lastAccess: .now)
                 #expect(try await store.remove(forged) == false)
@@ -70,7 +70,7 @@ import Testing
             let kept = try #require(try await store.variants(for: alice).first)
             #expect(kept.id == stored.id && kept.headers == stored.headers)
             #expect(try await store.body(of: kept) == Data("alice's".utf8))
-            #expect(try await store.totals().entryCount == 1)
+            #expect(try await store.totals().count == 1)
         }
     }
 }

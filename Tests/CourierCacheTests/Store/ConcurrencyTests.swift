@@ -21,7 +21,7 @@ import Testing
                 }
                 try await group.waitForAll()
             }
-            #expect(try await first.totals().entryCount == 80)
+            #expect(try await first.totals().count == 80)
             let written = try #require(try await first.variants(for: StoreFixtures.key("second/39")).first)
             #expect(try await first.body(of: written)?.count == 2000)
         }
@@ -39,7 +39,7 @@ import Testing
                 _ = try await store.variants(for: StoreFixtures.key("python/\(index)"))
             }
             #expect(await writer.exitCode() == 0)
-            #expect(try await store.totals().entryCount == 120)
+            #expect(try await store.totals().count == 120)
             let fromPython = try #require(try await store.variants(for: StoreFixtures.key("python/59", partition: "py")).first)
             #expect(fromPython.headers[values: .contentType] == ["text/plain"])
             #expect(try await store.body(of: fromPython) == Data("python body 59\0end".utf8))

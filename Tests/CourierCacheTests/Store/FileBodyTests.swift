@@ -10,7 +10,7 @@ import Testing
 
     /// Writes `body` to a file in `directory` and stores the file; the variant stored, if any.
     @discardableResult
-    private func putFile(_ store: SQLiteCacheStorage, _ body: Data, in directory: URL) async throws -> CachedMetadata? {
+    private func putFile(_ store: SQLiteCacheStorage, _ body: Data, in directory: URL) async throws -> VariantMetadata? {
         try await store.store(StoreFixtures.response(Self.key), body: .file(try write(body, in: directory))).stored
     }
 

@@ -50,13 +50,13 @@ enum StoreFixtures {
     @discardableResult
     static func put(
         _ storage: any CacheStorage, _ key: CacheKey, body: Data, vary: VarySelection = .none, headers: HTTPFields = headers
-    ) async throws -> CachedMetadata? {
+    ) async throws -> VariantMetadata? {
         try await storage.store(response(key, vary: vary, headers: headers), body: .bytes(body)).stored
     }
 
     /// A `200` to store under `key`, requested at ``t0`` and received half a second later.
-    static func response(_ key: CacheKey, vary: VarySelection = .none, headers: HTTPFields = headers) -> StorableResponse {
-        StorableResponse(
+    static func response(_ key: CacheKey, vary: VarySelection = .none, headers: HTTPFields = headers) -> VariantToStore {
+        VariantToStore(
             key: key, varySelection: vary, status: 200, headers: headers, requestTime: t0, responseTime: t0.addingTimeInterval(0.5))
     }
 }

@@ -49,8 +49,8 @@ import Testing
             try Row.fetchOne(db, sql: "SELECT COUNT(*) AS entries, COALESCE(SUM(bodySize + metaSize), 0) AS bytes FROM entry")
         }
         let row = try #require(counted)
-        #expect(statistics.entryCount == row["entries"])
+        #expect(statistics.count == row["entries"])
         #expect(statistics.totalBytes == row["bytes"])
-        if let entries { #expect(statistics.entryCount == entries) }
+        if let entries { #expect(statistics.count == entries) }
     }
 }

@@ -3,12 +3,8 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// A stored variant found for a request, with its body when it was small enough to read at once.
-struct Hit: Sendable {
-    var metadata: CachedMetadata
-    var body: Data?
-
-    /// The body, read now when the lookup left it on disk; nil when the entry is gone.
+extension StoredVariant {
+    /// The body, read now when the lookup left it in the storage; nil when the variant is gone.
     func loadBody(from storage: ObservedStorage) async throws -> Data? {
         if let body { return body }
         return try await storage.body(of: metadata)

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 
 /// One stored variant without its body: everything needed to decide freshness and to serve headers.
-public struct CachedMetadata: Sendable, Hashable {
+public struct VariantMetadata: Sendable, Hashable {
     /// The storage's id for it; a replaced variant gets a new one, so a stale snapshot never reads a newer body.
     public let id: Int64
     /// The key the variant is stored under.
@@ -42,8 +42,8 @@ public struct CachedMetadata: Sendable, Hashable {
     }
 
     /// The same variant, last used at `date`.
-    func used(at date: Date) -> CachedMetadata {
-        CachedMetadata(
+    func used(at date: Date) -> VariantMetadata {
+        VariantMetadata(
             id: id, key: key, varySelection: varySelection, status: status, headers: headers, requestTime: requestTime,
             responseTime: responseTime, bodySize: bodySize, storedAt: storedAt, lastAccess: date)
     }
@@ -65,7 +65,7 @@ public struct CachedMetadata: Sendable, Hashable {
 
 extension CacheRules {
     /// The variant to use for `request`: the most recent one whose vary selection matches; `nil` when none does.
-    package func selectVariant(for request: HTTPRequest, among variants: [CachedMetadata]) -> CachedMetadata? {
+    package func selectVariant(for request: HTTPRequest, among variants: [VariantMetadata]) -> VariantMetadata? {
         selectVariant(for: request, among: variants.map(\.storedResponse)).map { variants[$0] }
     }
 }
