@@ -10,8 +10,8 @@ import NIOSSL
 extension AsyncHTTPClientTransport {
     /// Maps AsyncHTTPClient and SwiftNIO errors to `CourierError` kinds; a passed deadline gives
     /// the deadline's own error.
-    static func map(_ error: any Error, deadline: Deadline, host: String? = nil) -> CourierError {
-        if let error = error as? HTTPClientError, error == .deadlineExceeded { return deadline.error }
+    static func map(_ error: any Error, limit: TimeLimit, host: String? = nil) -> CourierError {
+        if let error = error as? HTTPClientError, error == .deadlineExceeded { return limit.error }
         var mapped = map(error)
         // A trust failure names the host it is about: what a developer needs to fix a pin or a root.
         if mapped.kind == .serverTrust, let host, !mapped.detail.contains(host) { mapped.detail = "\(host): " + mapped.detail }

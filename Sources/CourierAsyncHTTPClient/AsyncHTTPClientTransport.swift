@@ -99,16 +99,16 @@ public struct AsyncHTTPClientTransport: CourierTransport {
 
     /// Sends one attempt of a call; see ``send(_:body:baseURL:operationID:)``.
     package func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, attempt: TransportAttempt) async throws -> Answer {
-        let (deadline, isTransfer) = (attempt.deadline, attempt.isTransfer)
+        let limit = attempt.timeLimit
         let (outgoing, replayable) = try await makeRequest(request, body: body, baseURL: baseURL)
         do {
-            return try await start(outgoing, method: request.method, hasBody: body != nil, isTransfer: isTransfer, deadline: deadline)
+            return try await start(outgoing, method: request.method, hasBody: body != nil, limit: limit)
         } catch where replayable && request.method.isIdempotent && Self.isClosedBeforeAnswering(error) && !Task.isCancelled {
             // A pooled connection the server closed just as the request went out gave no answer at
             // all: the request goes once more, on a new connection (not a retry).
-            do { return try await start(outgoing, method: request.method, hasBody: body != nil, isTransfer: isTransfer, deadline: deadline) } catch { throw Self.map(error, deadline: deadline, host: baseURL.host) }
+            do { return try await start(outgoing, method: request.method, hasBody: body != nil, limit: limit) } catch { throw Self.map(error, limit: limit, host: baseURL.host) }
         } catch {
-            throw Self.map(error, deadline: deadline, host: baseURL.host)
+            throw Self.map(error, limit: limit, host: baseURL.host)
         }
     }
 
@@ -119,14 +119,14 @@ public struct AsyncHTTPClientTransport: CourierTransport {
     ///
     /// A request with a body gets a backstop at its deadline (see `ResponseStream`).
     private func start(
-        _ request: HTTPClient.Request, method: HTTPRequest.Method, hasBody: Bool, isTransfer: Bool, deadline: Deadline
+        _ request: HTTPClient.Request, method: HTTPRequest.Method, hasBody: Bool, limit: TimeLimit
     ) async throws -> Answer {
         let stream = ResponseStream(
-            waitsForSmallBodies: !isTransfer, backstop: hasBody && !isTransfer ? deadline : nil, idleTimeout: isTransfer ? deadline : nil)
+            waitsForSmallBodies: limit.deadline != nil, backstop: hasBody ? limit.deadline : nil, idleLimit: limit.idle)
         // AsyncHTTPClient's default event loop preference: pinning the delegate and the connection to
         // one loop saves a thread hop but opens a connection per loop (StaleConnectionTests).
         let client = trusted?.client(for: request.url.host) ?? client
-        let task = client.execute(request: request, delegate: stream, deadline: isTransfer ? nil : .now() + TimeAmount(deadline.remaining))
+        let task = client.execute(request: request, delegate: stream, deadline: limit.deadline.map { .now() + TimeAmount($0.remaining) })
         stream.attach(task)
         let head = try await stream.head()
         var response = try Self.makeResponse(head)
@@ -134,7 +134,7 @@ public struct AsyncHTTPClientTransport: CourierTransport {
         let responseHasBody = method != .head && response.status != .noContent && response.status != .notModified
         let announced = responseHasBody ? response.headerFields[.contentLength].flatMap(Int64.init) : nil
         let length: HTTPBody.Length = announced.map { .known($0) } ?? .unknown
-        let body = HTTPBody(ResponseBodyChunks(stream, deadline: deadline), length: length, iterationBehavior: .single)
+        let body = HTTPBody(ResponseBodyChunks(stream, limit: limit), length: length, iterationBehavior: .single)
         guard decoding != .none, responseHasBody, let format = ContentDecoding.coding(of: response.headerFields[.contentEncoding]) else {
             return Answer(response: response, body: body)
         }

@@ -11,8 +11,8 @@ struct ResponseBodyChunks: AsyncSequence, Sendable {
 
     private let reader: Reader
 
-    init(_ stream: ResponseStream, deadline: Deadline) {
-        reader = Reader(stream: stream, deadline: deadline)
+    init(_ stream: ResponseStream, limit: TimeLimit) {
+        reader = Reader(stream: stream, limit: limit)
     }
 
     func makeAsyncIterator() -> Iterator { Iterator(reader: reader) }
@@ -25,7 +25,7 @@ struct ResponseBodyChunks: AsyncSequence, Sendable {
                 guard var chunk = try await reader.stream.nextChunk() else { return nil }
                 return chunk.readBytes(length: chunk.readableBytes)?[...] ?? []
             } catch {
-                throw AsyncHTTPClientTransport.map(error, deadline: reader.deadline)
+                throw AsyncHTTPClientTransport.map(error, limit: reader.limit)
             }
         }
     }
@@ -33,11 +33,11 @@ struct ResponseBodyChunks: AsyncSequence, Sendable {
     /// The one owner of the stream on the reading side: when the last copy goes, so does the request.
     final class Reader: Sendable {
         let stream: ResponseStream
-        let deadline: Deadline
+        let limit: TimeLimit
 
-        init(stream: ResponseStream, deadline: Deadline) {
+        init(stream: ResponseStream, limit: TimeLimit) {
             self.stream = stream
-            self.deadline = deadline
+            self.limit = limit
         }
 
         deinit { stream.abandon() }

@@ -50,12 +50,12 @@ final class ResponseStream: HTTPClientResponseDelegate {
     /// never reaches the delegate; for the same reason such a response's head is never held back.
     private let backstop: Deadline?
     /// For a transfer: how long the connection may stay silent, and the error when it does.
-    private let idleTimeout: Deadline?
+    private let idleLimit: Duration?
 
-    init(waitsForSmallBodies: Bool, backstop: Deadline? = nil, idleTimeout: Deadline? = nil) {
+    init(waitsForSmallBodies: Bool, backstop: Deadline? = nil, idleLimit: Duration? = nil) {
         self.waitsForSmallBodies = waitsForSmallBodies
         self.backstop = backstop
-        self.idleTimeout = idleTimeout
+        self.idleLimit = idleLimit
     }
 
     // MARK: Fed by AsyncHTTPClient, on the event loop
@@ -161,8 +161,8 @@ final class ResponseStream: HTTPClientResponseDelegate {
 
     /// Restarts a transfer's idle timer (on the event loop the delegate runs on).
     func rearmIdleTimer(on loop: any EventLoop) {
-        guard let idleTimeout else { return }
-        let next = loop.scheduleTask(in: TimeAmount(idleTimeout.timeout)) { [self] in expire(with: Self.idleError(idleTimeout)) }
+        guard let idleLimit else { return }
+        let next = loop.scheduleTask(in: TimeAmount(idleLimit)) { [self] in expire(with: TimeLimit.idle(idleLimit).error) }
         let (previous, keeps) = state.withLock { state -> (Scheduled<Void>?, Bool) in
             let previous = state.idle
             let keeps = state.end == nil && state.paused == nil
@@ -180,10 +180,6 @@ final class ResponseStream: HTTPClientResponseDelegate {
         guard let task else { return }
         finish(.failure(error))
         task.cancel()
-    }
-
-    static func idleError(_ timeout: Deadline) -> CourierError {
-        CourierError(.timedOut, detail: "No bytes for \(timeout.timeout)")
     }
 }
 

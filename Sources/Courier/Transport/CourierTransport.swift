@@ -17,11 +17,8 @@ package protocol CourierTransport: ClientTransport {
 
 /// What a transport needs to know about one attempt beyond its request.
 package struct TransportAttempt: Sendable {
-    /// When the whole response must be in; for a transfer, how long the connection may stay silent.
-    package var deadline: Deadline
-    /// Whether the call is a transfer (a download, a stream): its body is handed over as it arrives,
-    /// and ``deadline`` is an idle timeout.
-    package var isTransfer: Bool
+    /// How long the attempt may take: a deadline for the whole response, or a transfer's idle limit.
+    package var timeLimit: TimeLimit
     /// The largest response body the call accepts; a transport that gathers a body stops past it.
     package var maximumBodySize: Int
     /// Whether the request body needs nothing else to run to be read (bytes, a file, a form).
@@ -32,10 +29,51 @@ package struct TransportAttempt: Sendable {
     /// The attempt of the call `context` describes, starting now; outside a Courier client (no
     /// context), one with `fallbackTimeout`, no size limit, and a body that is sent once.
     package init(_ context: RequestContext?, fallbackTimeout: Duration = Client.Configuration.defaultTimeout) {
-        deadline = Deadline(timeout: context?.timeout ?? fallbackTimeout)
-        isTransfer = context?.facts.isTransfer ?? false
+        let timeout = context?.timeout ?? fallbackTimeout
+        timeLimit = context?.facts.isTransfer == true ? .idle(timeout) : .deadline(Deadline(timeout: timeout))
         maximumBodySize = context?.facts.maximumBodySize ?? .max
         requestBodyIsSelfContained = context?.facts.requestBodyIsSelfContained ?? false
         isIdempotent = context?.isIdempotent ?? false
+    }
+
+    /// Whether the call is a transfer (a download, a stream): its body is handed over as it
+    /// arrives, and it is bounded by an idle limit, not a deadline.
+    package var isTransfer: Bool {
+        if case .idle = timeLimit { true } else { false }
+    }
+}
+
+/// How long one attempt may take: until a deadline for the whole response, head and body, or, for
+/// a transfer (which may rightly take hours), as long as bytes keep moving.
+package enum TimeLimit: Sendable {
+    /// The whole response by this moment.
+    case deadline(Deadline)
+    /// No longer than this without a byte either way.
+    case idle(Duration)
+
+    /// The deadline, if the limit is one.
+    package var deadline: Deadline? {
+        if case .deadline(let deadline) = self { deadline } else { nil }
+    }
+
+    /// The idle limit, if the limit is one.
+    package var idle: Duration? {
+        if case .idle(let limit) = self { limit } else { nil }
+    }
+
+    /// The span the limit was made from.
+    package var span: Duration {
+        switch self {
+        case .deadline(let deadline): deadline.timeout
+        case .idle(let limit): limit
+        }
+    }
+
+    /// The one error for an attempt past its limit.
+    package var error: CourierError {
+        switch self {
+        case .deadline(let deadline): deadline.error
+        case .idle(let limit): CourierError(.timedOut, detail: "No bytes for \(limit)")
+        }
     }
 }

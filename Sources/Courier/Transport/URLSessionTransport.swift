@@ -68,15 +68,15 @@ public struct URLSessionTransport: CourierTransport {
 
     /// Sends one attempt of a call; see ``send(_:body:baseURL:operationID:)``.
     package func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, attempt: TransportAttempt) async throws -> Answer {
-        let deadline = attempt.deadline
-        let isTransfer = attempt.isTransfer
+        let limit = attempt.timeLimit
         var urlRequest = try makeURLRequest(request, baseURL: baseURL)
-        let upload = try await attach(body, to: &urlRequest, deadline: deadline, selfContained: attempt.requestBodyIsSelfContained)
+        // A caller's stream is gathered within the deadline, or a transfer's idle limit from now.
+        let gathering = limit.deadline ?? Deadline(timeout: limit.span)
+        let upload = try await attach(body, to: &urlRequest, deadline: gathering, selfContained: attempt.requestBodyIsSelfContained)
         // URLSession's own interval is an idle timeout, and FoundationNetworking on Linux truncates
-        // fractions (0.3 s becomes 0 and fails at once). A transfer's timeout is an idle timeout:
-        // URLSession's alone. Any other call's is a deadline, which `perform` enforces exactly.
-        let timeout = deadline.timeout
-        urlRequest.timeoutInterval = max(1, timeout.inSeconds.rounded(.up) + (isTransfer ? 0 : 1))
+        // fractions (0.3 s becomes 0 and fails at once). A transfer's idle limit is URLSession's
+        // alone; any other call's deadline `perform` enforces exactly.
+        urlRequest.timeoutInterval = max(1, limit.span.inSeconds.rounded(.up) + (attempt.isTransfer ? 0 : 1))
         try Task.checkCancellation()
         do {
             let (urlResponse, responseBody) = try await performResendingOnce(
@@ -126,8 +126,8 @@ public struct URLSessionTransport: CourierTransport {
     private func performResendingOnce(
         _ urlRequest: URLRequest, upload: UploadBody?, attempt: TransportAttempt
     ) async throws -> URLSessionTransportDelegate.Reception.Reply {
-        // A transfer's timeout is URLSession's idle timeout, set on the request; any other's is a deadline.
-        let deadline = attempt.isTransfer ? nil : attempt.deadline
+        // A transfer's idle limit is URLSession's, set on the request; any other's is a deadline.
+        let deadline = attempt.timeLimit.deadline
         let (limit, streams) = (attempt.maximumBodySize, attempt.isTransfer)
         do {
             return try await perform(urlRequest, upload: upload, deadline: deadline, limit: limit, streams: streams)
