@@ -15,13 +15,7 @@ enum Disposition: Equatable {
         if stopping { self = .stop; return }
         switch error.kind {
         case .anotherUserSignedIn, .sessionExpired: self = .awaitUser
-        // A cancellation the outbox didn't ask for (a transport's own) is tried again later.
-        case .cancelled, .noConnection, .timedOut, .connectionLost, .transport: self = .transient
-        default:
-            // 408 and 429 ask for later; 409 is a key still in flight (the Idempotency-Key draft);
-            // 425 asks for a retry; 5xx is the server's own trouble.
-            guard let status = error.status?.code else { self = .refused; return }
-            self = [408, 409, 425, 429].contains(status) || status >= 500 ? .transient : .refused
+        default: self = TransientFailures.areWorthSendingLater(error) ? .transient : .refused
         }
     }
 }

@@ -187,6 +187,22 @@ import Testing
         #expect(Disposition(of: CourierError(.cancelled, detail: ""), stopping: true) == .stop)
         #expect(Disposition(of: CourierError(.redirect, detail: "", status: .found), stopping: false) == .refused)
     }
+
+    /// Later is longer than a call's retries: a key still in flight, a server not ready, any 5xx
+    /// and a transport's own failure are sent again; a refusal of the request is not.
+    @Test func whatIsSentAgainLaterIsMoreThanWhatIsRetriedWithinACall() {
+        for code in [408, 409, 425, 429, 500, 501, 507] {
+            let error = CourierError(.unacceptableStatus, detail: "", status: .init(code: code))
+            #expect(Disposition(of: error, stopping: false) == .transient, "\(code)")
+        }
+        for code in [400, 404, 410, 422] {
+            let error = CourierError(.unacceptableStatus, detail: "", status: .init(code: code))
+            #expect(Disposition(of: error, stopping: false) == .refused, "\(code)")
+        }
+        #expect(Disposition(of: CourierError(.transport, detail: ""), stopping: false) == .transient)
+        #expect(Disposition(of: CourierError(.decodingFailed, detail: ""), stopping: false) == .refused)
+        #expect(!RetryPolicy.default.retryableStatuses.contains(409))
+    }
 }
 
 /// A body streamed from chunks the test counts.

@@ -87,8 +87,8 @@ public struct RetryPolicy: Sendable {
         totalDeadline: Duration = .seconds(30),
         maximumRetryAfter: Duration = .seconds(20),
         retryableMethods: Set<HTTPRequest.Method> = HTTPRequest.Method.idempotent,
-        retryableStatuses: Set<Int> = RetryPolicy.temporaryStatuses,
-        retryableErrorKinds: Set<CourierError.Kind> = RetryPolicy.temporaryErrorKinds
+        retryableStatuses: Set<Int> = TransientFailures.statuses,
+        retryableErrorKinds: Set<CourierError.Kind> = TransientFailures.errorKinds
     ) {
         self.maximumAttempts = maximumAttempts
         self.baseDelay = baseDelay
@@ -105,11 +105,6 @@ public struct RetryPolicy: Sendable {
 
     /// One attempt: never retries.
     public static let none = RetryPolicy(maximumAttempts: 1)
-
-    // The defaults of `init`, named for the places that read them (a public default argument can
-    // only name what the module exports or marks `@usableFromInline`); apps read `RetryPolicy.default`.
-    @usableFromInline package static let temporaryStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
-    @usableFromInline package static let temporaryErrorKinds: Set<CourierError.Kind> = [.connectionLost, .noConnection, .timedOut]
 }
 
 extension RetryPolicy {

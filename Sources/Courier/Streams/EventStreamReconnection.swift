@@ -43,7 +43,7 @@ public struct EventStreamReconnection: Sendable {
         minimumDelay: Duration = .seconds(1),
         maximumDelay: Duration = .seconds(60),
         maximumFailures: Int? = 10,
-        retryableStatuses: Set<Int> = RetryPolicy.temporaryStatuses
+        retryableStatuses: Set<Int> = TransientFailures.statuses
     ) {
         self.initialDelay = initialDelay
         self.minimumDelay = minimumDelay
@@ -55,7 +55,7 @@ public struct EventStreamReconnection: Sendable {
     /// Whether a failure is worth connecting again for: a lost, refused or timed-out connection, or a
     /// retryable status.
     func isRetryable(_ error: CourierError) -> Bool {
-        if RetryPolicy.temporaryErrorKinds.contains(error.kind) { return true }
+        if TransientFailures.errorKinds.contains(error.kind) { return true }
         // A stream cut after a 200 keeps that status as evidence: only an error status decides here.
         guard let status = error.status, status.kind != .successful else { return false }
         return retryableStatuses.contains(status.code)
