@@ -90,12 +90,9 @@ extension Outbox {
     /// half and all of it (jitter, so a fleet of devices back online doesn't come at once), and no
     /// less than the server's `Retry-After`.
     func delay(afterAttempt attempt: Int, error: CourierError?) -> Duration {
-        var wait = ExponentialBackoff(initial: backoff.initialDelay, maximum: backoff.maximumDelay)
-            .delay(afterAttempt: attempt, jitter: .upperHalf, random: random)
-        if let field = error?.responseHeaders?[.retryAfter], let asked = RetryPolicy.retryAfterDelay(field, now: Date()) {
-            wait = max(wait, min(asked, backoff.maximumRetryAfter))
-        }
-        return wait
+        let asked = error?.responseHeaders?[.retryAfter].flatMap { RetryPolicy.retryAfterDelay($0, now: Date()) }
+        return ExponentialBackoff(initial: backoff.initialDelay, maximum: backoff.maximumDelay, jitter: .upperHalf)
+            .delay(afterAttempt: attempt, atLeast: asked.map { min($0, backoff.maximumRetryAfter) }, random: random)
     }
 
     /// Holds an item back for `delay`, then schedules again.

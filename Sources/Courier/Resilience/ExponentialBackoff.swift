@@ -2,7 +2,8 @@ import Foundation
 
 /// The one home of Courier's exponential backoff, which retries, the outbox, event-stream
 /// reconnection and the cache's storage breaker each configure: a bound that doubles from
-/// `initial` after each attempt, up to `maximum`, and a wait drawn within it.
+/// `initial` after each attempt, up to `maximum` (the cap), a wait drawn within it (the jitter),
+/// and never less than the server asked for (a `Retry-After` floor).
 package struct ExponentialBackoff: Sendable, Hashable {
     /// How much of the bound a wait may leave out, at random, so that many clients failing at once
     /// don't come back at once.
@@ -19,10 +20,13 @@ package struct ExponentialBackoff: Sendable, Hashable {
     package var initial: Duration
     /// The largest bound.
     package var maximum: Duration
+    /// How a wait is drawn within the bound.
+    package var jitter: Jitter
 
-    package init(initial: Duration, maximum: Duration) {
+    package init(initial: Duration, maximum: Duration, jitter: Jitter = .none) {
         self.initial = initial
         self.maximum = maximum
+        self.jitter = jitter
     }
 
     /// `min(maximum, initial × 2^(attempt − 1))`, never below zero; `attempt` counts from 1.
@@ -33,16 +37,18 @@ package struct ExponentialBackoff: Sendable, Hashable {
         return .seconds(max(bound, 0))
     }
 
-    /// A wait within ``bound(afterAttempt:)`` as `jitter` draws it; `random` gives a fraction in
-    /// `0...1` (clamped; one that is not finite counts as 1).
-    package func delay(afterAttempt attempt: Int, jitter: Jitter, random: () -> Double) -> Duration {
+    /// The wait after `attempt`: within ``bound(afterAttempt:)`` as ``jitter`` draws it, and no
+    /// less than `floor` (what a server's `Retry-After` asked, a reconnection's least wait).
+    /// `random` gives a fraction in `0...1` (clamped; one that is not finite counts as 1).
+    package func delay(afterAttempt attempt: Int, atLeast floor: Duration? = nil, random: () -> Double = { 1 }) -> Duration {
         let bound = bound(afterAttempt: attempt)
         let drawn = random()
         let fraction = drawn.isFinite ? min(max(drawn, 0), 1) : 1
-        switch jitter {
-        case .none: return bound
-        case .full: return .seconds(bound.inSeconds * fraction)
-        case .upperHalf: return .seconds(bound.inSeconds * (0.5 + 0.5 * fraction))
+        let wait: Duration = switch jitter {
+        case .none: bound
+        case .full: .seconds(bound.inSeconds * fraction)
+        case .upperHalf: .seconds(bound.inSeconds * (0.5 + 0.5 * fraction))
         }
+        return max(wait, floor ?? .zero)
     }
 }

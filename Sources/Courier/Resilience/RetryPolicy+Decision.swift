@@ -44,7 +44,7 @@ extension RetryPolicy {
         let finalReason: RetryDecision.Reason
         if status != nil, let retryAfter, let requested = Self.retryAfterDelay(retryAfter, now: now) {
             guard requested <= maximumRetryAfter else { return .stop(.retryAfterTooLong) }
-            delay = requested
+            delay = backoff.delay(afterAttempt: attempt, atLeast: requested, random: random.nextFraction)
             finalReason = .retryAfter
         } else {
             delay = backoffDelay(afterAttempt: attempt)
@@ -79,8 +79,8 @@ extension RetryPolicy {
     /// - Parameter attempt: The number of the attempt that just ended, from 1.
     /// - Returns: A wait in `0 ... backoffBound(afterAttempt: attempt)`.
     package func backoffDelay(afterAttempt attempt: Int) -> Duration {
-        backoff.delay(afterAttempt: attempt, jitter: .full, random: random.nextFraction)
+        backoff.delay(afterAttempt: attempt, random: random.nextFraction)
     }
 
-    private var backoff: ExponentialBackoff { ExponentialBackoff(initial: baseDelay, maximum: maximumDelay) }
+    private var backoff: ExponentialBackoff { ExponentialBackoff(initial: baseDelay, maximum: maximumDelay, jitter: .full) }
 }

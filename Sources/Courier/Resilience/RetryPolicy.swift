@@ -16,8 +16,9 @@ import HTTPTypes
 ///
 /// Waits grow exponentially with *full jitter* (AWS Architecture Blog, "Exponential Backoff And
 /// Jitter"): before retry *n* the wait is a random duration in `0 ... min(maximumDelay, baseDelay * 2^(n-1))`,
-/// so clients that failed together do not come back together. A `Retry-After` field replaces the
-/// random wait with the server's own.
+/// so clients that failed together do not come back together. A `Retry-After` field is the wait's
+/// floor (RFC 9110 §10.2.3: how long to wait at least): the random wait when it is longer, else
+/// the server's own.
 ///
 /// ```swift
 /// var policy = RetryPolicy.default

@@ -67,6 +67,6 @@ public struct EventStreamReconnection: Sendable {
     func delay(afterFailures failures: Int, serverAsked: Duration?) -> Duration {
         let floor = max(minimumDelay, .zero)
         let base = max(serverAsked ?? initialDelay, floor)
-        return max(ExponentialBackoff(initial: base, maximum: maximumDelay).bound(afterAttempt: min(failures, 32)), floor)
+        return ExponentialBackoff(initial: base, maximum: maximumDelay).delay(afterAttempt: min(failures, 32), atLeast: floor)
     }
 }

@@ -12,11 +12,23 @@ import Testing
     }
 
     @Test func eachJitterDrawsWithinItsShareOfTheBound() {
-        #expect(backoff.delay(afterAttempt: 3, jitter: .none, random: { 0 }) == .seconds(4))
-        #expect(backoff.delay(afterAttempt: 3, jitter: .full, random: { 0.25 }) == .seconds(1))
-        #expect(backoff.delay(afterAttempt: 3, jitter: .upperHalf, random: { 0 }) == .seconds(2))
-        #expect(backoff.delay(afterAttempt: 3, jitter: .upperHalf, random: { 1 }) == .seconds(4))
-        #expect(backoff.delay(afterAttempt: 3, jitter: .full, random: { 7 }) == .seconds(4), "fractions are clamped")
-        #expect(backoff.delay(afterAttempt: 3, jitter: .full, random: { .nan }) == .seconds(4), "one not finite counts as 1")
+        #expect(with(.none).delay(afterAttempt: 3, random: { 0 }) == .seconds(4))
+        #expect(with(.full).delay(afterAttempt: 3, random: { 0.25 }) == .seconds(1))
+        #expect(with(.upperHalf).delay(afterAttempt: 3, random: { 0 }) == .seconds(2))
+        #expect(with(.upperHalf).delay(afterAttempt: 3, random: { 1 }) == .seconds(4))
+        #expect(with(.full).delay(afterAttempt: 3, random: { 7 }) == .seconds(4), "fractions are clamped")
+        #expect(with(.full).delay(afterAttempt: 3, random: { .nan }) == .seconds(4), "one not finite counts as 1")
+    }
+
+    /// A server's `Retry-After` (or a reconnection's least wait) is a floor: the wait is never
+    /// shorter, and still drawn when the draw is longer.
+    @Test func theWaitIsNeverLessThanItsFloor() {
+        #expect(with(.full).delay(afterAttempt: 3, atLeast: .seconds(3), random: { 0.25 }) == .seconds(3))
+        #expect(with(.full).delay(afterAttempt: 3, atLeast: .seconds(3), random: { 1 }) == .seconds(4))
+        #expect(with(.none).delay(afterAttempt: 7, atLeast: .seconds(90)) == .seconds(90), "above the cap too")
+    }
+
+    private func with(_ jitter: ExponentialBackoff.Jitter) -> ExponentialBackoff {
+        ExponentialBackoff(initial: backoff.initial, maximum: backoff.maximum, jitter: jitter)
     }
 }

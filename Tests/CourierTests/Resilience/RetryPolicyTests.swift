@@ -121,6 +121,12 @@ extension ResilienceTests {
             #expect(RetryPolicy.retryAfterDelay("99999999999999999999999", now: now) == .seconds(Int64.max))
         }
 
+        /// `Retry-After` is a floor (RFC 9110 §10.2.3): a longer random wait stands.
+        @Test func retryAfterIsTheWaitsFloor() {
+            let decision = policy.decision(afterAttempt: 2, method: .get, isIdempotent: nil, status: .serviceUnavailable, retryAfter: "1")
+            #expect(decision == .retry(after: .seconds(2), reason: .retryAfter))
+        }
+
         @Test func anUnreadableRetryAfterFallsBackToBackoff() {
             let decision = policy.decision(afterAttempt: 2, method: .get, isIdempotent: nil, status: .serviceUnavailable, retryAfter: "later")
             #expect(decision == .retry(after: .seconds(2), reason: .retryableStatus))
