@@ -12,16 +12,14 @@ extension StoredVariant {
 }
 
 extension Answer {
-    /// The cache's answer from a stored response: no transport call.
-    init(stored: (HTTPResponse, HTTPBody?), source: ResponseSource) {
-        self.init(response: stored.0, body: stored.1, source: source, attempts: 0)
-    }
-
-    /// This answer with another response and body (the stored body, a slice of it), its facts kept.
-    func replacing(with served: (HTTPResponse, HTTPBody?), source: ResponseSource? = nil) -> Answer {
-        var answer = self
-        (answer.response, answer.body) = served
+    /// This answer with `served`'s response and body (the stored body, a slice of it, the body as
+    /// stored), its own facts kept: where it came from unless `source` says, attempts, credentials.
+    func replacing(with served: Answer, source: ResponseSource? = nil) -> Answer {
+        var answer = served
         answer.source = source ?? self.source
+        answer.attempts = attempts
+        answer.credentials = credentials
+        answer.notRetriedBecause = notRetriedBecause
         return answer
     }
 

@@ -41,7 +41,9 @@ extension CacheExchange {
         else { return nil }
         await storage.recordUse(of: hit.metadata)
         cache.counters.add(hits: 1)
-        return Answer(stored: served, source: source)
+        var cached = served
+        cached.source = source
+        return cached
     }
 
     func canServeStaleOnError(_ hit: StoredVariant) -> Bool {

@@ -6,28 +6,30 @@ import OpenAPIRuntime
 extension CacheExchange {
     /// The response for `answer` built from a stored variant's head ready to serve: the whole body,
     /// the slice a `206` carries, or a bodiless `416`; nil when the body is gone.
-    func answering(_ answer: StoredAnswer, _ head: HTTPResponse, _ hit: StoredVariant) async throws -> (HTTPResponse, HTTPBody?)? {
+    func answering(_ answer: StoredAnswer, _ head: HTTPResponse, _ hit: StoredVariant) async throws -> Answer? {
         let response = rules.response(head, answering: answer)
         switch answer {
         case .unsatisfiable, .notModified:
-            return (response, HTTPBody())
+            return Answer(response: response, body: HTTPBody())
         case .whole:
-            return try await body(of: hit, offsets: nil).map { (response, $0) }
+            return try await served(response, hit, offsets: nil)
         case .part(_, let offsets):
-            return try await body(of: hit, offsets: offsets).map { (response, $0) }
+            return try await served(response, hit, offsets: offsets)
         }
     }
 
-    /// The stored body, or its slice at `offsets`; nil when it is gone. Streamed from the store,
-    /// never loaded, when the lookup didn't read it and it goes to a transfer or is larger than
-    /// the call may gather (the client's edge then fails it as too large after the limit's bytes).
-    private func body(of hit: StoredVariant, offsets: Range<Int>?) async throws -> HTTPBody? {
+    /// `response` with the stored body, or its slice at `offsets`; nil when it is gone. Streamed
+    /// from the store, never loaded, when the lookup didn't read it and it goes to a transfer or is
+    /// larger than the call may gather (the client's edge then fails it as too large after the
+    /// limit's bytes); a whole body in memory goes up as it is.
+    private func served(_ response: HTTPResponse, _ hit: StoredVariant, offsets: Range<Int>?) async throws -> Answer? {
         if hit.body == nil, isTransfer || hit.metadata.bodySize > bodyLimit {
-            return try await storage.body(of: hit.metadata, offsets: offsets ?? 0..<hit.metadata.bodySize)
+            let body = try await storage.body(of: hit.metadata, offsets: offsets ?? 0..<hit.metadata.bodySize)
+            return body.map { Answer(response: response, body: $0) }
         }
         guard let bytes = try await hit.loadBody(from: storage) else { return nil }
-        guard let offsets else { return HTTPBody(bytes) }
-        return bytes.body(at: offsets)
+        guard let offsets else { return Answer(response: response, whole: bytes) }
+        return Answer(response: response, body: bytes.body(at: offsets))
     }
 
     /// Stores a `206` as an incomplete response (RFC 9111 §3.3), combined with the stored part of
@@ -38,14 +40,14 @@ extension CacheExchange {
     /// its `Content-Range` announces (a cut response) is not stored.
     func storePart(
         _ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date, sent: SentCredentials
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> Answer {
         // A transfer's part is in its file, or streams to its caller: not gathered here.
         guard mayStore(response, sent: sent), !isTransfer else {
-            return (response, body)
+            return Answer(response: response, body: body)
         }
         let bytes = try await collectBody(body, limit: bodyLimit)
         guard let held = CacheRules.heldRange(of: response.headerFields), held.count == Int64(bytes.count) else {
-            return (response, HTTPBody(bytes))
+            return Answer(response: response, whole: bytes)
         }
         var status = 206
         var fields = rules.fieldsToStore(response.headerFields)
@@ -58,7 +60,7 @@ extension CacheExchange {
             case .replace:
                 break
             case .keepStored:
-                return (response, HTTPBody(bytes))
+                return Answer(response: response, whole: bytes)
             case .combine(let union):
                 if let storedBytes = try? await storage.body(of: existing),
                    let storedHeld = CacheRules.heldRange(of: existing.headers),
@@ -73,7 +75,7 @@ extension CacheExchange {
                 key: key, varySelection: selection, status: status, headers: fields, requestTime: requestTime, responseTime: cache.clock,
                 clearMark: clearMarks.mark),
             body: .bytes(stored))
-        return (response, HTTPBody(bytes))
+        return Answer(response: response, whole: bytes)
     }
 
     /// The bytes of `union` from two parts it covers (the later one written last); nil when they don't fit it.

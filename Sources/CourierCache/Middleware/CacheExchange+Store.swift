@@ -58,9 +58,9 @@ extension CacheExchange {
     /// body collected.
     func store(
         _ response: HTTPResponse, _ body: HTTPBody?, selection: VarySelection, requestTime: Date, sent: SentCredentials
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+    ) async throws -> Answer {
         guard mayStore(response, sent: sent) else {
-            return (response, body)
+            return Answer(response: response, body: body)
         }
         if isTransfer { return await storeDownload(response, body, selection: selection, requestTime: requestTime) }
         // Within the client's limit: past it the client would fail a success anyway, and keeps only
@@ -68,15 +68,15 @@ extension CacheExchange {
         let limit = bodyLimit
         guard response.status.kind == .successful || limit == .max else {  // (.max: nothing to cut)
             let prefix = try await collectPrefix(body, limit: limit + 1)
-            guard prefix.count <= limit else { return (response, HTTPBody(prefix.prefix(limit))) }
+            guard prefix.count <= limit else { return Answer(response: response, whole: prefix.prefix(limit)) }
             return try await store(response, bytes: prefix, selection: selection, requestTime: requestTime)
         }
         return try await store(response, bytes: try await collectBody(body, limit: limit), selection: selection, requestTime: requestTime)
     }
 
-    private func store(_ response: HTTPResponse, bytes: Data, selection: VarySelection, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
+    private func store(_ response: HTTPResponse, bytes: Data, selection: VarySelection, requestTime: Date) async throws -> Answer {
         await store(storable(response, selection: selection, requestTime: requestTime), body: .bytes(bytes))
-        return (response, HTTPBody(bytes))
+        return Answer(response: response, whole: bytes)
     }
 
     /// What ``store(_:body:)`` keeps of a response: its key, selection, status and storable fields.
