@@ -78,7 +78,8 @@ public struct CallReport: Sendable, Hashable {
 }
 
 extension RequestContext {
-    /// Runs one call of a generated client and returns its value with its report.
+    /// Runs one call of a generated client, or an app middleware's `next` in any chain, and returns
+    /// its value with its report.
     ///
     /// ```swift
     /// let (feed, report) = try await RequestContext.reporting { try await api.getFeed() }
