@@ -10,7 +10,6 @@ extension Client {
     /// Runs a call from its endpoint's values to a validated response.
     @usableFromInline
     func run(_ call: consuming EndpointCall) async throws(CourierError) -> EndpointCall {
-        var call = call
         let request = try build(&call)
         do {
             let context = try await context(of: call)
