@@ -12,7 +12,7 @@ package struct CallFacts: Sendable {
     /// The endpoint's path with its values as `{}` (see `EndpointPath.template`): a bounded label.
     package var pathTemplate: String?
     /// Where metrics and spans go.
-    package var telemetry = Telemetry()
+    package var telemetry: Telemetry
     /// Where the response came from and how many attempts it took, as the Courier steps of a
     /// generated client's chain pass it up (its `next` returns a bare response). Copies of a
     /// context share one report: each Courier step gives the steps below it a report of their own,
@@ -26,7 +26,7 @@ package struct CallFacts: Sendable {
     package var background: BackgroundWork?
     /// The client's secret list (see ``Client/Configuration/redaction``), for every step that
     /// describes, stores or forwards the request.
-    package var redaction = Redaction()
+    package var redaction: Redaction
     /// The client's base URL: the call's origin, whatever server a redirect hop goes to (metrics
     /// and spans are labelled by it, so a server can't grow their label sets).
     package var origin: URL?
@@ -52,4 +52,17 @@ package struct CallFacts: Sendable {
     /// outbox's): a redirect is followed only where it delivers that same write to the same
     /// origin, and a `303` says it was taken (see ``RedirectMiddleware``).
     package var deliversOnlyToOrigin = false
+
+    /// The facts of a call outside a ``Client`` (a generated client's): no telemetry backends of
+    /// its own, the default secret list.
+    package init() {
+        self.init(telemetry: Telemetry(), redaction: Redaction())
+    }
+
+    /// The facts of a ``Client``'s call, with the client's telemetry and secret list (the other
+    /// facts start at their defaults, and the client sets them from the call).
+    package init(telemetry: Telemetry, redaction: Redaction) {
+        self.telemetry = telemetry
+        self.redaction = redaction
+    }
 }

@@ -29,15 +29,14 @@ extension Client {
     private func context(of call: EndpointCall) async throws(CourierError) -> RequestContext {
         var context = RequestContext(
             endpoint: call.name, cachePolicy: call.policy, isIdempotent: call.isIdempotent,
-            timeout: call.timeout ?? configuration.timeout, requiresAuthentication: call.requiresAuthentication)
+            timeout: call.timeout ?? configuration.timeout, requiresAuthentication: call.requiresAuthentication,
+            facts: CallFacts(telemetry: configuration.telemetry, redaction: configuration.redaction))
         context.facts.destination = call.destination
         // A transfer's body is not held in memory: the limit is for bodies gathered to decode (it
         // still bounds an error status's body, at the edge).
         context.facts.maximumBodySize = call.destination.isTransfer ? .max : configuration.maximumBodySize
         context.facts.pathTemplate = call.pathTemplate
-        context.facts.telemetry = configuration.telemetry
         context.facts.requestBodyIsSelfContained = call.requestBody?.isSelfContained ?? true
-        context.facts.redaction = configuration.redaction
         context.facts.origin = baseURL
         context.facts.deliversOnlyToOrigin = call.deliversOnlyToOrigin
         // Who the call is for is read from the credential provider before any middleware runs, so

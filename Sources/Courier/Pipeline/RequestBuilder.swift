@@ -49,7 +49,7 @@ extension Client {
         var body: BuiltBody?
         var contentType: String?
         do {
-            let endpointQuery = try call.query.queryItems(using: configuration.parameterEncoder)
+            let endpointQuery = call.query.isEmpty ? [] : try call.query.queryItems(using: configuration.parameterEncoder)
             // Most clients have no common query: take the endpoint's array instead of copying it.
             if queryItems.isEmpty { queryItems = endpointQuery } else { queryItems += endpointQuery }
             if let explicit = call.body {

@@ -39,7 +39,7 @@ public struct RequestContext: Sendable {
     /// context that says only this (its other values are the defaults).
     public package(set) var isCrossOriginHop = false
     /// The call's own facts, which Courier's steps read and an app's don't.
-    package var facts = CallFacts()
+    package var facts: CallFacts
 
     /// A copy for work a step starts in the ``background``: no report (the caller's must not take
     /// its answer), and no background work of its own.
@@ -65,5 +65,19 @@ public struct RequestContext: Sendable {
         self.isIdempotent = isIdempotent
         self.timeout = timeout
         self.requiresAuthentication = requiresAuthentication
+        facts = CallFacts()
+    }
+
+    /// The context of a ``Client``'s call, with the facts the client computed from it.
+    package init(
+        endpoint: String, cachePolicy: CachePolicy, isIdempotent: Bool, timeout: Duration, requiresAuthentication: Bool,
+        facts: CallFacts
+    ) {
+        self.endpoint = endpoint
+        self.cachePolicy = cachePolicy
+        self.isIdempotent = isIdempotent
+        self.timeout = timeout
+        self.requiresAuthentication = requiresAuthentication
+        self.facts = facts
     }
 }
