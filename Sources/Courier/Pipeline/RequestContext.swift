@@ -60,12 +60,9 @@ public struct RequestContext: Sendable {
     public init(
         endpoint: String, cachePolicy: CachePolicy, isIdempotent: Bool, timeout: Duration, requiresAuthentication: Bool = true
     ) {
-        self.endpoint = endpoint
-        self.cachePolicy = cachePolicy
-        self.isIdempotent = isIdempotent
-        self.timeout = timeout
-        self.requiresAuthentication = requiresAuthentication
-        facts = CallFacts()
+        self.init(
+            endpoint: endpoint, cachePolicy: cachePolicy, isIdempotent: isIdempotent, timeout: timeout,
+            requiresAuthentication: requiresAuthentication, facts: CallFacts())
     }
 
     /// The context of a ``Client``'s call, with the facts the client computed from it.
