@@ -82,8 +82,8 @@ public struct Pages<E: Endpoint>: AsyncSequence, Sendable {
             call.target = target
             call = try await client.run(call)
             let page = try client.decode(call, for: endpoint).response
-            let path: String
-            if let target { path = target } else { path = try client.requestPath(for: endpoint) }
+            // The path the call was sent to (the linked target, or the endpoint's own), as it built it.
+            let path = call.request?.path ?? "/"
             seen.insert(key(call.method, path))
             do {
                 upcoming = try following(page, of: endpoint, method: call.method, path: path)
